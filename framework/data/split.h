@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Train/test splits as the papers use them.  Every random split draws from
+ * its own seed (see util/rng.h), so the same seed gives the same rows
+ * whatever else runs and on however many threads.
+ */
+#ifndef BL_DATA_SPLIT_H
+#define BL_DATA_SPLIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../util/error.h"
+#include "dataset.h"
+
+typedef enum bl_split_kind {
+    BL_SPLIT_GIVEN = 1,     /* separate test file: all rows train          */
+    BL_SPLIT_FIRST = 2,     /* first `first` rows train, the rest test     */
+    BL_SPLIT_RATIO = 3,     /* stratified random, test_ratio of each class */
+    BL_SPLIT_PER_CLASS = 4  /* per_class random rows of each class (all of a
+                               smaller class), then stratified test_ratio  */
+} bl_split_kind;
+
+typedef struct bl_split_spec {
+    bl_split_kind kind;
+    size_t first;
+    double test_ratio;      /* in (0,1) */
+    size_t per_class;
+} bl_split_spec;
+
+/* Row indices (ascending) of the training and test parts of ds.  For
+ * BL_SPLIT_GIVEN, train = all rows and test is empty.  The arrays are
+ * malloc'ed; free them.  Errors: a split that leaves the training part
+ * empty, `first` >= m, a ratio outside (0,1). */
+int bl_split(const bl_dataset *ds, const bl_split_spec *sp, uint64_t seed,
+             size_t **train, size_t *ntrain, size_t **test, size_t *ntest,
+             bl_error *err);
+
+#endif

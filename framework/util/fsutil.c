@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* File-system helpers (see fsutil.h). */
+#include "fsutil.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void oom(void)
+{
+    fputs("boostlab: out of memory\n", stderr);
+    abort();
+}
+
+void *bl_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        oom();
+    return p;
+}
+
+void *bl_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        oom();
+    return p;
+}
+
+void *bl_xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        oom();
+    return p;
+}
+
+char *bl_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(bl_xmalloc(n), s, n);
+}
+
+char *bl_path_join(const char *dir, const char *name)
+{
+    if (!dir || !*dir || name[0] == '/')
+        return bl_strdup(name);
+    size_t a = strlen(dir), b = strlen(name);
+    char *p = bl_xmalloc(a + b + 2);
+    memcpy(p, dir, a);
+    size_t o = a;
+    if (dir[a - 1] != '/')
+        p[o++] = '/';
+    memcpy(p + o, name, b + 1);
+    return p;
+}
+
+char *bl_path_dir(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    if (!s)
+        return bl_strdup(".");
+    if (s == path)
+        return bl_strdup("/");
+    size_t n = (size_t)(s - path);
+    char *p = bl_xmalloc(n + 1);
+    memcpy(p, path, n);
+    p[n] = 0;
+    return p;
+}
+
+int bl_file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int bl_dir_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int bl_mkdirs(const char *path, bl_error *err)
+{
+    char *p = bl_strdup(path);
+    for (char *s = p + 1; ; s++) {
+        if (*s == '/' || *s == 0) {
+            char c = *s;
+            *s = 0;
+            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+                int e = errno;
+                bl_errf(err, "%s: cannot create directory: %s", p, strerror(e));
+                free(p);
+                return -1;
+            }
+            if (!bl_dir_exists(p)) {
+                bl_errf(err, "%s: exists and is not a directory", p);
+                free(p);
+                return -1;
+            }
+            *s = c;
+            if (!c)
+                break;
+        }
+    }
+    free(p);
+    return 0;
+}
+
+char *bl_exe_dir(void)
+{
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0)
+        return NULL;
+    buf[n] = 0;
+    return bl_path_dir(buf);
+}
+
+int bl_atomic_open(bl_atomic *a, const char *path, bl_error *err)
+{
+    a->path = bl_strdup(path);
+    a->tmp = bl_xmalloc(strlen(path) + 32);
+    sprintf(a->tmp, "%s.tmp.%ld", path, (long)getpid());
+    a->f = fopen(a->tmp, "w");
+    if (!a->f) {
+        bl_errf(err, "%s: cannot write: %s", a->tmp, strerror(errno));
+        free(a->path);
+        free(a->tmp);
+        a->path = a->tmp = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int bl_atomic_commit(bl_atomic *a, bl_error *err)
+{
+    int bad = ferror(a->f) || fflush(a->f) != 0 || fsync(fileno(a->f)) != 0;
+    int e = errno;
+    if (fclose(a->f) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    a->f = NULL;
+    if (!bad && rename(a->tmp, a->path) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
+        bl_errf(err, "%s: write failed: %s", a->path, strerror(e));
+        remove(a->tmp);
+    }
+    free(a->path);
+    free(a->tmp);
+    a->path = a->tmp = NULL;
+    return bad ? -1 : 0;
+}
+
+void bl_atomic_abort(bl_atomic *a)
+{
+    if (a->f)
+        fclose(a->f);
+    if (a->tmp)
+        remove(a->tmp);
+    free(a->path);
+    free(a->tmp);
+    a->f = NULL;
+    a->path = a->tmp = NULL;
+}

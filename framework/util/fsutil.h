@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* File-system helpers: paths, directories, and atomic writes so that a
+ * crash or kill never leaves a half-written result file behind. */
+#ifndef BL_UTIL_FSUTIL_H
+#define BL_UTIL_FSUTIL_H
+
+#include <stdio.h>
+
+#include "error.h"
+
+/* malloc'ed "dir/name" (name returned as is when absolute or dir empty). */
+char *bl_path_join(const char *dir, const char *name);
+/* malloc'ed directory part of path ("." when there is none). */
+char *bl_path_dir(const char *path);
+int bl_file_exists(const char *path);
+int bl_dir_exists(const char *path);
+/* mkdir -p; 0 or -1 with err. */
+int bl_mkdirs(const char *path, bl_error *err);
+/* Directory of the running executable (malloc'ed), or NULL. */
+char *bl_exe_dir(void);
+
+/* Atomic write: open a temporary file beside path, write, then commit
+ * (fflush + fsync + rename over path) or abort (remove the temporary). */
+typedef struct bl_atomic {
+    FILE *f;
+    char *path, *tmp;
+} bl_atomic;
+int bl_atomic_open(bl_atomic *a, const char *path, bl_error *err);
+int bl_atomic_commit(bl_atomic *a, bl_error *err);
+void bl_atomic_abort(bl_atomic *a);
+
+/* malloc'ed copy of a string; aborts the program when out of memory, like
+ * the x* allocators below: boostlab treats OOM as fatal. */
+char *bl_strdup(const char *s);
+void *bl_xmalloc(size_t n);
+void *bl_xcalloc(size_t n, size_t size);
+void *bl_xrealloc(void *p, size_t n);
+
+#endif

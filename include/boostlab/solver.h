@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * boostlab plugin SDK: the coefficient-solver role.  The engine turns each
+ * coefficient step into a smooth objective over n variables with bounds,
+ * plus the linear term nu * sum(w), which is the l1 penalty nu*||w||_1
+ * because the engine's coefficients are bounded below by 0.  A stage-wise
+ * solver sees the new row (n = k); a totally corrective one sees all rows
+ * (n = t*k), warm-started from the previous solution.
+ */
+#ifndef BOOSTLAB_SOLVER_H
+#define BOOSTLAB_SOLVER_H
+
+#include "plugin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum bl_solver_scope {
+    BL_SOLVE_ROW = 1,  /* only the newest coefficient row           */
+    BL_SOLVE_ALL = 2   /* every row, each iteration                 */
+};
+
+struct bl_objective {
+    size_t n;
+    /* Smooth part f(w); writes grad (n) when it is not NULL. */
+    double (*eval)(void *ctx, const double *w, double *grad);
+    void *ctx;
+    const double *lower;  /* n bounds; -HUGE_VAL / HUGE_VAL when open */
+    const double *upper;
+    double nu;            /* weight of the linear term nu * sum(w)   */
+};
+
+enum bl_solve_status {
+    BL_SOLVE_CONVERGED = 0,  /* a tolerance was met                  */
+    BL_SOLVE_MAXITER = 1,    /* stopped at the iteration cap         */
+    BL_SOLVE_STALLED = 2     /* line search could not make progress  */
+};
+
+struct bl_solve_info {
+    int iterations;
+    int evaluations;
+    enum bl_solve_status status;
+    double objective;     /* f(w) + nu * sum(w) at the returned w    */
+};
+
+struct bl_solver_ops {
+    enum bl_solver_scope scope;
+    void *(*create)(const struct bl_host *host, const union bl_value *params,
+                    char err[BL_ERR_MAX]);
+    void (*destroy)(void *self);
+    /* Minimise f(w) + nu*sum(w) within the bounds, from the start point
+     * in w; the answer replaces it.  Returns 0, or -1 with err set. */
+    int (*solve)(void *self, const struct bl_objective *obj, double *w,
+                 struct bl_solve_info *info, char err[BL_ERR_MAX]);
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif
