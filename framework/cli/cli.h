@@ -1,1 +1,33 @@
-/* placeholder */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The boostlab command line: one function per subcommand, and the pieces
+ * they share (plugin registry, data loading, option parsing help). */
+#ifndef BL_CLI_CLI_H
+#define BL_CLI_CLI_H
+
+#include "../config/experiment.h"
+#include "../data/dataset.h"
+#include "../plugin/loader.h"
+
+/* Exit statuses. */
+enum { BL_EXIT_OK = 0, BL_EXIT_FAIL = 1, BL_EXIT_USAGE = 2 };
+
+int cmd_run(int argc, char **argv);
+int cmd_plugins(int argc, char **argv);
+int cmd_train(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
+
+/* Print "boostlab: MSG" on stderr; returns BL_EXIT_FAIL. */
+int cli_fail(const char *msg);
+int cli_usage(const char *cmd, const char *msg);
+
+/* Load the standard plugin registry or print why not. */
+int cli_registry(bl_registry *reg);
+
+/* Read a data spec's file(s): the training file into *all and, for split =
+ * given, the test file into *test (else test is left empty, m = 0). */
+int cli_load_data(const bl_data_spec *d, bl_dataset *all, bl_dataset *test, bl_error *err);
+
+/* Set the number of threads plugins may use (0 = all cores). */
+void cli_set_threads(int n);
+
+#endif

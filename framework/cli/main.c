@@ -1,3 +1,55 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* placeholder main */
-int main(void) { return 0; }
+/* boostlab: entry point and subcommand dispatch. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../config.h"
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+    fputs("Usage: boostlab COMMAND [OPTIONS]\n"
+          "\n"
+          "Plugin-based multi-class and structured boosting.\n"
+          "\n"
+          "Commands:\n"
+          "  run EXPERIMENT.ini     run an experiment: progress on stderr, summary on stdout,\n"
+          "                         curves and summary files in the output folder\n"
+          "  plugins [NAME]         list plugins, or show one plugin's parameters\n"
+          "  train                  train one model on a data file and save it\n"
+          "  predict                predict with a saved model\n"
+          "\n"
+          "Run 'boostlab COMMAND --help' for a command's options.\n"
+          "Plugins are searched in the build tree or install directory, then in\n"
+          "BOOSTLAB_PLUGIN_PATH; recipes in BOOSTLAB_CONFIG_PATH, configs/ and the\n"
+          "installed configs.\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return BL_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return BL_EXIT_OK;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("boostlab %s (plugin SDK %d.%d)\n", PACKAGE_VERSION, BL_SDK_MAJOR, BL_SDK_MINOR);
+        return BL_EXIT_OK;
+    }
+    if (!strcmp(cmd, "run"))
+        return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "plugins"))
+        return cmd_plugins(argc - 1, argv + 1);
+    if (!strcmp(cmd, "train"))
+        return cmd_train(argc - 1, argv + 1);
+    if (!strcmp(cmd, "predict"))
+        return cmd_predict(argc - 1, argv + 1);
+    fprintf(stderr, "boostlab: unknown command '%s' (commands: run, plugins, train, predict)\n",
+            cmd);
+    return BL_EXIT_USAGE;
+}

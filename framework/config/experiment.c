@@ -1,3 +1,611 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* placeholder: being written */
-typedef int bl_placeholder_experiment;
+/* Strict loading of experiment and recipe files (see experiment.h). */
+#include "experiment.h"
+
+#include <boostlab/solver.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/fsutil.h"
+#include "ini.h"
+
+/* ---- small value parsers -------------------------------------------- */
+
+static int parse_int(const char *v, long lo, long hi, long *out, bl_error *err)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end || errno)
+        return bl_errf(err, "expected an integer in [%ld, %ld], got '%s'", lo, hi, v);
+    if (x < lo || x > hi)
+        return bl_errf(err, "%ld is out of range: expected an integer in [%ld, %ld]", x, lo, hi);
+    *out = x;
+    return 0;
+}
+
+static int parse_real(const char *v, double lo, double hi, double *out, bl_error *err)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end == v || *end || errno || !isfinite(x))
+        return bl_errf(err, "expected a real number in [%g, %g], got '%s'", lo, hi, v);
+    if (x < lo || x > hi)
+        return bl_errf(err, "%g is out of range: expected a real number in [%g, %g]", x, lo, hi);
+    *out = x;
+    return 0;
+}
+
+static int valid_name(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && !strchr("-_.", *s))
+            return 0;
+    return 1;
+}
+
+static char *where(const char *path, int line)
+{
+    char buf[4200];
+    snprintf(buf, sizeof buf, "%s:%d", path, line);
+    return bl_strdup(buf);
+}
+
+/* ---- algorithms and recipes ----------------------------------------- */
+
+static const char *const algo_keys =
+    "recipe, loss, weak, solver, nu, shrinkage, eps, iterations, loss.*, weak.*, solver.*";
+
+static bl_paramset *role_params(bl_algo_spec *a, const char *role, int *role_id)
+{
+    if (!strcmp(role, "loss")) {
+        *role_id = BL_ROLE_LOSS;
+        return &a->loss;
+    }
+    if (!strcmp(role, "weak")) {
+        *role_id = BL_ROLE_WEAK;
+        return &a->weak;
+    }
+    if (!strcmp(role, "solver")) {
+        *role_id = BL_ROLE_SOLVER;
+        return &a->solver;
+    }
+    return NULL;
+}
+
+int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const char *value,
+                bl_error *err)
+{
+    int role;
+    bl_paramset *ps;
+    const char *dot = strchr(key, '.');
+    if (dot) {
+        char head[32];
+        snprintf(head, sizeof head, "%.*s", (int)(dot - key), key);
+        ps = role_params(a, head, &role);
+        if (!ps)
+            return bl_errf(err, "unknown key '%s' (accepted: %s)", key, algo_keys);
+        if (!ps->plugin)
+            return bl_errf(err, "'%s' sets a parameter, but no %s plugin is chosen yet", key,
+                           head);
+        return bl_paramset_set(ps, dot + 1, value, err);
+    }
+    if ((ps = role_params(a, key, &role))) {
+        const struct bl_plugin *p = bl_registry_find(reg, value, role);
+        if (!p)
+            return bl_errf(err, "no %s plugin named '%s' (available: %s)", key, value,
+                           bl_registry_names(reg, role));
+        if (ps->plugin == p)
+            return 0; /* keep parameters already set by a recipe */
+        bl_paramset_free(ps);
+        return bl_paramset_init(ps, p, err);
+    }
+    if (!strcmp(key, "nu"))
+        return parse_real(value, 0, HUGE_VAL, &a->nu, err);
+    if (!strcmp(key, "shrinkage"))
+        return parse_real(value, 1e-12, 1, &a->shrinkage, err);
+    if (!strcmp(key, "eps"))
+        return parse_real(value, 0, HUGE_VAL, &a->eps, err);
+    if (!strcmp(key, "iterations")) {
+        long it;
+        if (parse_int(value, 1, 100000000, &it, err) < 0)
+            return -1;
+        a->iterations = (int)it;
+        return 0;
+    }
+    if (!strcmp(key, "doc")) {
+        free(a->doc);
+        a->doc = bl_strdup(value);
+        return 0;
+    }
+    return bl_errf(err, "unknown key '%s' (accepted: %s)", key, algo_keys);
+}
+
+/* Keys are applied in three passes so that a section can override a
+ * recipe's plugin and then set that plugin's parameters, whatever the
+ * order of lines: plugin choices first, then engine values, then params. */
+static int apply_keys(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
+                      const bl_ini_section *s, int allow_recipe, bl_error *err)
+{
+    for (int pass = 0; pass < 3; pass++)
+        for (size_t j = 0; j < s->n; j++) {
+            const char *k = s->e[j].key;
+            int role;
+            int is_plugin = role_params(a, k, &role) != NULL;
+            int is_param = strchr(k, '.') != NULL;
+            if (!strcmp(k, "recipe")) {
+                if (!allow_recipe && pass == 0)
+                    return bl_errf(err, "%s:%d: a recipe cannot name another recipe",
+                                   ini->path, s->e[j].line);
+                continue;
+            }
+            if ((pass == 0) != is_plugin || (pass == 2) != is_param)
+                continue;
+            if (bl_algo_set(a, reg, k, s->e[j].value, err) < 0)
+                return bl_errprefix(err, "%s:%d: [%s] %s", ini->path, s->e[j].line, s->name, k);
+        }
+    return 0;
+}
+
+static void algo_defaults(bl_algo_spec *a)
+{
+    memset(a, 0, sizeof *a);
+    a->shrinkage = 1.0;
+}
+
+static char *find_recipe(const char *name, const char *from)
+{
+    char file[512];
+    snprintf(file, sizeof file, "%s.ini", name);
+    const char *env = getenv("BOOSTLAB_CONFIG_PATH");
+    if (env && *env) {
+        char *copy = bl_strdup(env), *save = NULL;
+        for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+            char *p = bl_path_join(tok, file);
+            if (bl_file_exists(p)) {
+                free(copy);
+                return p;
+            }
+            free(p);
+        }
+        free(copy);
+    }
+    /* configs/ beside the experiment file or in one of its parents */
+    char *dir = from ? bl_strdup(from) : NULL;
+    for (int up = 0; dir && up < 6; up++) {
+        char *cfg = bl_path_join(dir, "configs");
+        char *p = bl_path_join(cfg, file);
+        free(cfg);
+        if (bl_file_exists(p)) {
+            free(dir);
+            return p;
+        }
+        free(p);
+        char *parent = bl_path_join(dir, "..");
+        free(dir);
+        dir = parent;
+    }
+    free(dir);
+    const char *std[] = {BL_SOURCE_DIR "/configs", BL_DATA_DIR "/configs"};
+    for (size_t j = 0; j < 2; j++) {
+        char *p = bl_path_join(std[j], file);
+        if (bl_file_exists(p))
+            return p;
+        free(p);
+    }
+    return NULL;
+}
+
+int bl_recipe_load(const char *name, const char *from, const bl_registry *reg,
+                   bl_algo_spec *out, bl_error *err)
+{
+    algo_defaults(out);
+    if (!valid_name(name))
+        return bl_errf(err, "'%s' is not a valid recipe name", name);
+    char *path = find_recipe(name, from);
+    if (!path)
+        return bl_errf(err, "no recipe named '%s' (looked for %s.ini in BOOSTLAB_CONFIG_PATH, "
+                       "configs/ beside the experiment and its parents, %s/configs)",
+                       name, name, BL_DATA_DIR);
+    bl_ini ini;
+    if (bl_ini_read(path, &ini, err) < 0) {
+        free(path);
+        return -1;
+    }
+    int rc = 0;
+    if (ini.nsec != 1 || strcmp(ini.sec[0].name, "recipe") != 0)
+        rc = bl_errf(err, "%s:%d: a recipe file holds exactly one [recipe] section", path,
+                     ini.nsec ? ini.sec[ini.nsec > 1].line : 1);
+    if (rc == 0)
+        rc = apply_keys(out, reg, &ini, &ini.sec[0], 0, err);
+    if (rc == 0) {
+        out->recipe = bl_strdup(name);
+        out->where = where(path, ini.sec[0].line);
+    }
+    bl_ini_free(&ini);
+    free(path);
+    if (rc < 0)
+        bl_algo_free(out);
+    return rc;
+}
+
+static int load_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
+                     const bl_ini_section *s, const char *name, bl_error *err)
+{
+    algo_defaults(a);
+    for (size_t j = 0; j < s->n; j++)
+        if (!strcmp(s->e[j].key, "recipe")) {
+            char *dir = bl_path_dir(ini->path);
+            int rc = bl_recipe_load(s->e[j].value, dir, reg, a, err);
+            free(dir);
+            if (rc < 0)
+                return bl_errprefix(err, "%s:%d: [%s] recipe", ini->path, s->e[j].line, s->name);
+        }
+    if (apply_keys(a, reg, ini, s, 1, err) < 0)
+        return -1;
+    free(a->name);
+    a->name = bl_strdup(name);
+    free(a->where);
+    a->where = where(ini->path, s->line);
+    const char *miss = !a->loss.plugin ? "loss" : !a->weak.plugin ? "weak"
+                     : !a->solver.plugin ? "solver" : NULL;
+    if (miss)
+        return bl_errf(err, "%s:%d: [%s] has no %s plugin: set '%s = NAME' or 'recipe = NAME'",
+                       ini->path, s->line, s->name, miss, miss);
+    const struct bl_solver_ops *so = a->solver.plugin->ops;
+    if (so->scope == BL_SOLVE_ALL && a->shrinkage != 1.0)
+        return bl_errf(err, "%s:%d: [%s] solver %s is totally corrective; shrinkage must be 1",
+                       ini->path, s->line, s->name, a->solver.plugin->name);
+    return 0;
+}
+
+/* ---- data sets ------------------------------------------------------- */
+
+static const char *const data_keys = "file, format, label, classes, labels, test_file, "
+                                     "test_labels, split, test_ratio, first, per_class";
+
+static int data_path(const bl_ini *ini, const bl_ini_entry *e, char **out, bl_error *err)
+{
+    char *dir = bl_path_dir(ini->path);
+    char *p = bl_path_join(dir, e->value);
+    free(dir);
+    if (!bl_file_exists(p)) {
+        bl_errf(err, "%s:%d: %s: file '%s' not found", ini->path, e->line, e->key, p);
+        free(p);
+        return -1;
+    }
+    free(*out);
+    *out = p;
+    return 0;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static int load_data(bl_data_spec *d, const bl_ini *ini, const bl_ini_section *s,
+                     const char *name, bl_error *err)
+{
+    memset(d, 0, sizeof *d);
+    d->name = bl_strdup(name);
+    d->where = where(ini->path, s->line);
+    d->split.test_ratio = 0.25;
+    int split_line = 0, have_ratio = 0, have_first = 0, have_pc = 0;
+    const char *split = NULL, *format = NULL;
+    for (size_t j = 0; j < s->n; j++) {
+        const bl_ini_entry *e = &s->e[j];
+        const char *k = e->key;
+        bl_error e2;
+        int rc = 0;
+        long n;
+        if (!strcmp(k, "file")) rc = data_path(ini, e, &d->file, err);
+        else if (!strcmp(k, "test_file")) rc = data_path(ini, e, &d->test_file, err);
+        else if (!strcmp(k, "labels")) rc = data_path(ini, e, &d->labels, err);
+        else if (!strcmp(k, "test_labels")) rc = data_path(ini, e, &d->test_labels, err);
+        else if (!strcmp(k, "classes")) rc = data_path(ini, e, &d->classes, err);
+        else if (!strcmp(k, "label")) d->label = bl_strdup(e->value);
+        else if (!strcmp(k, "format")) format = e->value;
+        else if (!strcmp(k, "split")) { split = e->value; split_line = e->line; }
+        else if (!strcmp(k, "test_ratio")) {
+            have_ratio = e->line;
+            if (parse_real(e->value, 1e-9, 1 - 1e-9, &d->split.test_ratio, &e2) < 0)
+                rc = bl_errf(err, "%s:%d: [%s] test_ratio: %s", ini->path, e->line, s->name, e2.msg);
+        } else if (!strcmp(k, "first")) {
+            have_first = e->line;
+            if (parse_int(e->value, 1, 2000000000, &n, &e2) < 0)
+                rc = bl_errf(err, "%s:%d: [%s] first: %s", ini->path, e->line, s->name, e2.msg);
+            d->split.first = (size_t)n;
+        } else if (!strcmp(k, "per_class")) {
+            have_pc = e->line;
+            if (parse_int(e->value, 1, 2000000000, &n, &e2) < 0)
+                rc = bl_errf(err, "%s:%d: [%s] per_class: %s", ini->path, e->line, s->name, e2.msg);
+            d->split.per_class = (size_t)n;
+        } else
+            rc = bl_errf(err, "%s:%d: [%s] unknown key '%s' (accepted: %s)", ini->path, e->line,
+                         s->name, k, data_keys);
+        if (rc < 0)
+            return -1;
+    }
+    if (!d->file)
+        return bl_errf(err, "%s:%d: [%s] needs 'file = PATH'", ini->path, s->line, s->name);
+    if (format) {
+        if (!strcmp(format, "csv")) d->format = BL_FMT_CSV;
+        else if (!strcmp(format, "libsvm")) d->format = BL_FMT_LIBSVM;
+        else if (!strcmp(format, "idx")) d->format = BL_FMT_IDX;
+        else
+            return bl_errf(err, "%s: [%s] format: expected one of csv|libsvm|idx, got '%s'",
+                           d->where, s->name, format);
+    } else if (ends_with(d->file, ".csv") || ends_with(d->file, ".csv.gz")) {
+        d->format = BL_FMT_CSV;
+    } else if (ends_with(d->file, ".libsvm") || ends_with(d->file, ".svm") ||
+               ends_with(d->file, ".libsvm.gz") || ends_with(d->file, ".svm.gz")) {
+        d->format = BL_FMT_LIBSVM;
+    } else {
+        return bl_errf(err, "%s: [%s] cannot tell the format of '%s' from its name: set "
+                       "'format = csv|libsvm|idx'", d->where, s->name, d->file);
+    }
+    if (d->format == BL_FMT_IDX && (!d->labels || (d->test_file && !d->test_labels)))
+        return bl_errf(err, "%s: [%s] IDX data needs 'labels = PATH' (and 'test_labels' with "
+                       "test_file)", d->where, s->name);
+    if (d->format != BL_FMT_IDX && (d->labels || d->test_labels))
+        return bl_errf(err, "%s: [%s] 'labels'/'test_labels' only apply to format = idx",
+                       d->where, s->name);
+    if (d->label && d->format != BL_FMT_CSV)
+        return bl_errf(err, "%s: [%s] 'label' (the label column) only applies to CSV",
+                       d->where, s->name);
+    if (!split)
+        d->split.kind = d->test_file ? BL_SPLIT_GIVEN : BL_SPLIT_RATIO;
+    else if (!strcmp(split, "given")) d->split.kind = BL_SPLIT_GIVEN;
+    else if (!strcmp(split, "first")) d->split.kind = BL_SPLIT_FIRST;
+    else if (!strcmp(split, "ratio")) d->split.kind = BL_SPLIT_RATIO;
+    else if (!strcmp(split, "per-class")) d->split.kind = BL_SPLIT_PER_CLASS;
+    else
+        return bl_errf(err, "%s:%d: [%s] split: expected one of given|first|ratio|per-class, "
+                       "got '%s'", ini->path, split_line, s->name, split);
+    bl_split_kind k = d->split.kind;
+    if (k == BL_SPLIT_GIVEN && !d->test_file)
+        return bl_errf(err, "%s: [%s] split = given needs 'test_file = PATH'", d->where, s->name);
+    if (k != BL_SPLIT_GIVEN && d->test_file)
+        return bl_errf(err, "%s: [%s] a test_file is only used with split = given", d->where,
+                       s->name);
+    if (k == BL_SPLIT_FIRST && !have_first)
+        return bl_errf(err, "%s: [%s] split = first needs 'first = N'", d->where, s->name);
+    if (k == BL_SPLIT_PER_CLASS && !have_pc)
+        return bl_errf(err, "%s: [%s] split = per-class needs 'per_class = N'", d->where, s->name);
+    if (have_first && k != BL_SPLIT_FIRST)
+        return bl_errf(err, "%s:%d: [%s] 'first' only applies to split = first", ini->path,
+                       have_first, s->name);
+    if (have_pc && k != BL_SPLIT_PER_CLASS)
+        return bl_errf(err, "%s:%d: [%s] 'per_class' only applies to split = per-class",
+                       ini->path, have_pc, s->name);
+    if (have_ratio && (k == BL_SPLIT_GIVEN || k == BL_SPLIT_FIRST))
+        return bl_errf(err, "%s:%d: [%s] 'test_ratio' only applies to split = ratio|per-class",
+                       ini->path, have_ratio, s->name);
+    return 0;
+}
+
+/* ---- the experiment section ------------------------------------------ */
+
+static const char *const exp_keys =
+    "name, doc, seed, repeats, iterations, output, max_bins, threads";
+
+static int load_exp_section(bl_experiment *ex, const bl_ini *ini, const bl_ini_section *s,
+                            bl_error *err)
+{
+    for (size_t j = 0; j < s->n; j++) {
+        const bl_ini_entry *e = &s->e[j];
+        const char *k = e->key;
+        bl_error e2;
+        long n;
+        int rc = 0;
+        if (!strcmp(k, "name")) {
+            if (!valid_name(e->value))
+                rc = bl_errf(&e2, "expected letters, digits, '-', '_' or '.', got '%s'", e->value);
+            else {
+                free(ex->name);
+                ex->name = bl_strdup(e->value);
+            }
+        } else if (!strcmp(k, "doc")) {
+            ex->doc = bl_strdup(e->value);
+        } else if (!strcmp(k, "output")) {
+            ex->output = bl_strdup(e->value);
+        } else if (!strcmp(k, "seed")) {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(e->value, &end, 10);
+            if (end == e->value || *end || errno || e->value[0] == '-')
+                rc = bl_errf(&e2, "expected a non-negative integer, got '%s'", e->value);
+            ex->seed = v;
+        } else if (!strcmp(k, "repeats")) {
+            if ((rc = parse_int(e->value, 1, 100000, &n, &e2)) == 0) ex->repeats = (int)n;
+        } else if (!strcmp(k, "iterations")) {
+            if ((rc = parse_int(e->value, 1, 100000000, &n, &e2)) == 0) ex->iterations = (int)n;
+        } else if (!strcmp(k, "max_bins")) {
+            if ((rc = parse_int(e->value, 2, 256, &n, &e2)) == 0) ex->max_bins = (int)n;
+        } else if (!strcmp(k, "threads")) {
+            if ((rc = parse_int(e->value, 0, 1024, &n, &e2)) == 0) ex->threads = (int)n;
+        } else {
+            rc = bl_errf(&e2, "unknown key (accepted: %s)", exp_keys);
+        }
+        if (rc < 0)
+            return bl_errf(err, "%s:%d: [experiment] %s: %s", ini->path, e->line, k, e2.msg);
+    }
+    return 0;
+}
+
+static char *stem(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    char *s = bl_strdup(b);
+    char *dot = strrchr(s, '.');
+    if (dot && dot != s)
+        *dot = 0;
+    return s;
+}
+
+int bl_experiment_load(const char *path, const bl_registry *reg, bl_experiment *ex,
+                       bl_error *err)
+{
+    memset(ex, 0, sizeof *ex);
+    ex->path = bl_strdup(path);
+    ex->name = stem(path);
+    ex->seed = 1;
+    ex->repeats = 1;
+    ex->iterations = 100;
+    ex->max_bins = 256;
+    bl_ini ini;
+    if (bl_ini_read(path, &ini, err) < 0)
+        goto fail_noini;
+    for (size_t j = 0; j < ini.nsec; j++) {
+        const bl_ini_section *s = &ini.sec[j];
+        char kind[64] = "", name[256] = "";
+        int got = sscanf(s->name, "%63s %255s", kind, name);
+        int has_name = got == 2;
+        if (!strcmp(kind, "experiment") && !has_name) {
+            if (load_exp_section(ex, &ini, s, err) < 0)
+                goto fail;
+        } else if ((!strcmp(kind, "data") || !strcmp(kind, "algorithm")) && has_name) {
+            if (!valid_name(name)) {
+                bl_errf(err, "%s:%d: [%s]: '%s' is not a valid name (letters, digits, '-', '_', "
+                        "'.')", path, s->line, s->name, name);
+                goto fail;
+            }
+            if (kind[0] == 'd') {
+                ex->data = bl_xrealloc(ex->data, (ex->ndata + 1) * sizeof *ex->data);
+                if (load_data(&ex->data[ex->ndata++], &ini, s, name, err) < 0)
+                    goto fail;
+            } else {
+                ex->algo = bl_xrealloc(ex->algo, (ex->nalgo + 1) * sizeof *ex->algo);
+                if (load_algo(&ex->algo[ex->nalgo++], reg, &ini, s, name, err) < 0)
+                    goto fail;
+            }
+        } else {
+            bl_errf(err, "%s:%d: unknown section [%s] (accepted: [experiment], [data NAME], "
+                    "[algorithm NAME])", path, s->line, s->name);
+            goto fail;
+        }
+    }
+    if (!ex->ndata || !ex->nalgo) {
+        bl_errf(err, "%s: needs at least one [data NAME] and one [algorithm NAME] section", path);
+        goto fail;
+    }
+    if (!ex->output) {
+        char buf[600];
+        snprintf(buf, sizeof buf, "results/%s", ex->name);
+        ex->output = bl_strdup(buf);
+    }
+    bl_ini_free(&ini);
+    return 0;
+fail:
+    bl_ini_free(&ini);
+fail_noini:
+    bl_experiment_free(ex);
+    return -1;
+}
+
+void bl_algo_free(bl_algo_spec *a)
+{
+    bl_paramset_free(&a->loss);
+    bl_paramset_free(&a->weak);
+    bl_paramset_free(&a->solver);
+    free(a->name);
+    free(a->recipe);
+    free(a->doc);
+    free(a->where);
+    memset(a, 0, sizeof *a);
+}
+
+void bl_experiment_free(bl_experiment *ex)
+{
+    for (size_t j = 0; j < ex->ndata; j++) {
+        bl_data_spec *d = &ex->data[j];
+        free(d->name);
+        free(d->file);
+        free(d->test_file);
+        free(d->labels);
+        free(d->test_labels);
+        free(d->classes);
+        free(d->label);
+        free(d->where);
+    }
+    for (size_t j = 0; j < ex->nalgo; j++)
+        bl_algo_free(&ex->algo[j]);
+    free(ex->data);
+    free(ex->algo);
+    free(ex->path);
+    free(ex->name);
+    free(ex->doc);
+    free(ex->output);
+    memset(ex, 0, sizeof *ex);
+}
+
+static void write_params(FILE *f, const char *role, const bl_paramset *ps)
+{
+    fprintf(f, "%s = %s\n", role, ps->plugin->name);
+    for (size_t j = 0; j < ps->plugin->nparams; j++)
+        fprintf(f, "%s.%s = %s\n", role, ps->plugin->params[j].name, ps->text[j]);
+}
+
+void bl_algo_write(const bl_algo_spec *a, FILE *f)
+{
+    write_params(f, "loss", &a->loss);
+    write_params(f, "weak", &a->weak);
+    write_params(f, "solver", &a->solver);
+    fprintf(f, "nu = %.17g\nshrinkage = %.17g\neps = %.17g\n", a->nu, a->shrinkage, a->eps);
+    if (a->iterations)
+        fprintf(f, "iterations = %d\n", a->iterations);
+}
+
+void bl_experiment_write(const bl_experiment *ex, FILE *f)
+{
+    static const char *split_names[] = {"", "given", "first", "ratio", "per-class"};
+    static const char *fmt_names[] = {"", "csv", "libsvm", "idx"};
+    fprintf(f, "; resolved from %s: every parameter as it was used\n", ex->path);
+    fprintf(f, "[experiment]\nname = %s\nseed = %llu\nrepeats = %d\niterations = %d\n"
+               "max_bins = %d\n\n",
+            ex->name, (unsigned long long)ex->seed, ex->repeats, ex->iterations, ex->max_bins);
+    for (size_t j = 0; j < ex->ndata; j++) {
+        const bl_data_spec *d = &ex->data[j];
+        fprintf(f, "[data %s]\nfile = %s\nformat = %s\nsplit = %s\n", d->name, d->file,
+                fmt_names[d->format], split_names[d->split.kind]);
+        if (d->test_file) fprintf(f, "test_file = %s\n", d->test_file);
+        if (d->labels) fprintf(f, "labels = %s\n", d->labels);
+        if (d->test_labels) fprintf(f, "test_labels = %s\n", d->test_labels);
+        if (d->classes) fprintf(f, "classes = %s\n", d->classes);
+        if (d->label) fprintf(f, "label = %s\n", d->label);
+        if (d->split.kind == BL_SPLIT_FIRST) fprintf(f, "first = %zu\n", d->split.first);
+        if (d->split.kind == BL_SPLIT_PER_CLASS) fprintf(f, "per_class = %zu\n", d->split.per_class);
+        if (d->split.kind >= BL_SPLIT_RATIO) fprintf(f, "test_ratio = %.17g\n", d->split.test_ratio);
+        fputc('\n', f);
+    }
+    for (size_t j = 0; j < ex->nalgo; j++) {
+        fprintf(f, "[algorithm %s]\n", ex->algo[j].name);
+        bl_algo_write(&ex->algo[j], f);
+        fputc('\n', f);
+    }
+}
+
+uint64_t bl_algo_hash(const bl_algo_spec *a)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    bl_algo_write(a, f);
+    fclose(f);
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (size_t j = 0; j < len; j++)
+        h = (h ^ (unsigned char)buf[j]) * 1099511628211ULL;
+    free(buf);
+    return h;
+}

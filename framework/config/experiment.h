@@ -1,1 +1,82 @@
-/* placeholder */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Experiment files: data sets, algorithms (named combinations of plugins
+ * with parameters, usually a recipe from configs/ plus overrides) and the
+ * protocol.  Loading is strict and all-or-nothing: every section, key,
+ * plugin and value is checked, and the first problem is reported as
+ * FILE:LINE with the accepted choices, before anything runs.
+ *
+ *   [experiment]            name, doc, seed, repeats, iterations, output,
+ *                           max_bins, threads
+ *   [data NAME]             file, format, label, classes, labels,
+ *                           test_file, test_labels, split, test_ratio,
+ *                           first, per_class
+ *   [algorithm NAME]        recipe, loss, weak, solver, nu, shrinkage, eps,
+ *                           iterations, loss.P, weak.P, solver.P
+ *
+ * A recipe file configs/NAME.ini holds one [recipe] section with the
+ * algorithm keys (but not `recipe`) plus `doc`.
+ */
+#ifndef BL_CONFIG_EXPERIMENT_H
+#define BL_CONFIG_EXPERIMENT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../data/split.h"
+#include "../plugin/loader.h"
+#include "../plugin/params.h"
+#include "../util/error.h"
+
+typedef struct bl_data_spec {
+    char *name;
+    char *file, *test_file;     /* resolved against the INI's directory */
+    char *labels, *test_labels; /* IDX label files                      */
+    char *classes;              /* optional .classes file               */
+    char *label;                /* CSV label column                     */
+    enum { BL_FMT_CSV = 1, BL_FMT_LIBSVM, BL_FMT_IDX } format;
+    bl_split_spec split;
+    char *where;                /* "FILE:LINE" of the section           */
+} bl_data_spec;
+
+typedef struct bl_algo_spec {
+    char *name;
+    char *recipe;               /* recipe it came from, or NULL         */
+    char *doc;
+    bl_paramset loss, weak, solver;
+    double nu, shrinkage, eps;
+    int iterations;             /* 0 = the experiment's                 */
+    char *where;
+} bl_algo_spec;
+
+typedef struct bl_experiment {
+    char *path, *name, *doc, *output;
+    uint64_t seed;
+    int repeats, iterations, max_bins, threads;
+    bl_data_spec *data;
+    size_t ndata;
+    bl_algo_spec *algo;
+    size_t nalgo;
+} bl_experiment;
+
+int bl_experiment_load(const char *path, const bl_registry *reg, bl_experiment *ex,
+                       bl_error *err);
+void bl_experiment_free(bl_experiment *ex);
+
+/* Find and resolve a recipe by name into an algorithm (used by
+ * `boostlab train`); `from` is a directory to search first (may be NULL). */
+int bl_recipe_load(const char *name, const char *from, const bl_registry *reg,
+                   bl_algo_spec *out, bl_error *err);
+/* Apply one algorithm key (as in an [algorithm] section) to a. */
+int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const char *value,
+                bl_error *err);
+void bl_algo_free(bl_algo_spec *a);
+
+/* Write the fully resolved experiment (every parameter) as INI. */
+void bl_experiment_write(const bl_experiment *ex, FILE *f);
+/* Write an algorithm's keys (plugins, every parameter, engine values). */
+void bl_algo_write(const bl_algo_spec *a, FILE *f);
+/* Stable 64-bit hash of an algorithm's full parameters. */
+uint64_t bl_algo_hash(const bl_algo_spec *a);
+
+#endif

@@ -25,14 +25,35 @@ typedef struct bl_dataset {
 typedef struct bl_classes {
     size_t k;
     char **names;
-    int fixed;             /* 1: unknown labels are an error (table from a
-                              .classes file or a training file)           */
+    int fixed;             /* nonzero: unknown labels are an error:
+                              BL_CLASSES_FILE or BL_CLASSES_BUILT         */
 } bl_classes;
 
-/* How labels become class indices when no fixed table is given: integer
- * labels >= 0 are used as the index (k = max + 1, names "0".."k-1"); any
- * other labels (negative integers such as LIBSVM's -1/+1, or words) are
- * sorted (numerically if all numbers, else by strcmp) and numbered. */
+/* Values of bl_classes.fixed.  The two kinds of table differ in how they
+ * read integer labels:
+ * - BL_CLASSES_FILE (from bl_read_class_names): line i of the .classes file
+ *   names class i, and data files hold either that index or the name.  A
+ *   label written as an integer >= 0 is the 0-based class index (it must be
+ *   < k, even if some name looks like a number: glass.classes names its
+ *   classes 1,2,3,5,6,7 while glass.csv holds 0..5); any other label must
+ *   equal a name.
+ * - BL_CLASSES_BUILT (what a reader returns when it built the table from a
+ *   training file): labels are matched against the names only, numbers by
+ *   value ("+1", "1" and "1.0" are the same label). */
+#define BL_CLASSES_FILE 1
+#define BL_CLASSES_BUILT 2
+
+/* Labels: surrounding whitespace and double quotes are stripped; an empty
+ * label is an error.  A label that reads as a number must be an integer
+ * (1.5 is an error, not a class; 1.0 and +1 are read as 1); anything else
+ * (e.g. "setosa") is a class name.
+ *
+ * How labels become class indices when no fixed table is given: integer
+ * labels >= 0 are used as the index (k = max + 1, names "0".."k-1"; so
+ * labels 1..3 give k = 4 with an empty class 0; indices above 65535 are
+ * refused); any other labels (negative integers such as LIBSVM's -1/+1, or
+ * words) are sorted (numerically if all numbers, else by strcmp) and
+ * numbered. */
 
 typedef struct bl_csv_opts {
     const char *label;     /* column name, or a 0-based index written as a
@@ -41,21 +62,37 @@ typedef struct bl_csv_opts {
 } bl_csv_opts;
 
 /* Readers.  On error they return -1 with err holding
- * "PATH:LINE: column N (NAME): expected ..., got '...'" and leave *out empty.
+ * "PATH:LINE: column N (NAME): expected ..., got '...'" and leave *out empty
+ * (zeroed).  Columns are numbered from 1 in messages, like lines.
  * `classes` may be NULL; if not NULL and fixed, labels are mapped through
- * it; if not NULL and not fixed, it receives the table that was built. */
+ * it; if not NULL and not fixed, it receives the table that was built
+ * (fixed = BL_CLASSES_BUILT, ready for the matching test file; it is
+ * overwritten, not freed).
+ *
+ * CSV: a header line naming every column is required (names non-empty and
+ * unique); blank lines are skipped; fields may be double-quoted ("" is a
+ * quote inside quotes) and are stripped of surrounding blanks; "\r\n"
+ * line ends are fine.  An empty feature field is a missing value (NaN);
+ * "nan", "inf" and numbers beyond the float range are errors. */
 int bl_read_csv(const char *path, const bl_csv_opts *opts, bl_classes *classes,
                 bl_dataset *out, bl_error *err);
-/* d_hint: number of features to use (0 = the largest index seen); indices
+/* LIBSVM/SVMlight: "label idx:val ..." with increasing 1-based indices
+ * (at most 10,000,000), '#' starts a comment, blank lines are skipped, an
+ * SVMlight "qid:N" token is ignored.  Absent entries are 0 (not missing).
+ * Feature f (0-based) is named "f<f+1>", after its index in the file.
+ * d_hint: number of features to use (0 = the largest index seen); indices
  * above a nonzero d_hint are an error. */
 int bl_read_libsvm(const char *path, size_t d_hint, bl_classes *classes,
                    bl_dataset *out, bl_error *err);
 /* IDX images (ubyte, any number of dimensions >= 1 after the count) and
- * labels (ubyte, one dimension).  Pixel values are kept as 0..255. */
+ * labels (ubyte, one dimension).  Pixel values are kept as 0..255; feature
+ * j is named "px<j>".  Labels are integer labels as above. */
 int bl_read_idx(const char *images, const char *labels, bl_classes *classes,
                 bl_dataset *out, bl_error *err);
 
-/* Read a .classes file: one class name per line. */
+/* Read a .classes file: one class name per line (blanks around it
+ * stripped; names non-empty and unique; blank lines only at the end).
+ * Gives a table with fixed = BL_CLASSES_FILE. */
 int bl_read_class_names(const char *path, bl_classes *out, bl_error *err);
 
 void bl_classes_free(bl_classes *c);
@@ -64,5 +101,25 @@ void bl_dataset_free(bl_dataset *ds);
 /* New data set holding rows[0..n) of src (copies; names copied too). */
 int bl_dataset_subset(const bl_dataset *src, const size_t *rows, size_t n,
                       bl_dataset *out, bl_error *err);
+
+/* ---- shared by the readers (dataset.c); not for other callers ---------- */
+
+/* Label collector: maps label texts to class indices, through a fixed table
+ * at once or, without one, to provisional ids renumbered by
+ * bl_labels_finish.  Opaque. */
+typedef struct bl_labels bl_labels;
+bl_labels *bl_labels_new(const bl_classes *fixed_or_null);
+/* Class index (fixed table) or provisional id of label text s (already
+ * stripped) in *id; -1 with the bare reason in err (the caller prefixes
+ * "PATH:LINE: ...").  where: the line (or item) number, kept for finish. */
+int bl_labels_add(bl_labels *L, const char *s, size_t where, int *id, bl_error *err);
+/* Turn the n provisional ids in y into class indices; fill ds->k and
+ * ds->class_names, and *classes (if not NULL and not fixed).  On error
+ * *bad_where is the `where` of the offending label's first occurrence. */
+int bl_labels_finish(bl_labels *L, int *y, size_t n, bl_classes *classes,
+                     bl_dataset *ds, size_t *bad_where, bl_error *err);
+void bl_labels_free(bl_labels *L);
+/* Strip blanks (and a pair of surrounding double quotes) in place. */
+char *bl_strip_field(char *s);
 
 #endif

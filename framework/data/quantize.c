@@ -1,3 +1,214 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* placeholder: being written */
-typedef int bl_placeholder_quantize;
+/* Quantization of a data set into at most max_bins bins per feature (see
+ * quantize.h).  Each feature is handled on its own (in parallel over
+ * features; nothing depends on the thread count): its non-missing values are
+ * radix-sorted, grouped into distinct values with counts, the distinct
+ * values are grouped into bins, and every value gets its bin by a binary
+ * search over the cuts, the same test that learners apply to raw values. */
+#include "quantize.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/fsutil.h"
+
+/* Order-preserving map of a (non-NaN) float to an unsigned key. */
+static uint32_t float_key(float v)
+{
+    uint32_t u;
+    if (v == 0.0f)
+        v = 0.0f; /* -0 and +0 are one value */
+    memcpy(&u, &v, sizeof u);
+    return (u & 0x80000000u) ? ~u : u | 0x80000000u;
+}
+
+static float key_float(uint32_t k)
+{
+    uint32_t u = (k & 0x80000000u) ? k & 0x7fffffffu : ~k;
+    float v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+/* LSD radix sort of n keys, 8 bits a pass; passes where every key has the
+ * same byte are skipped (common: small integers, pixels).  The result ends
+ * in a or tmp; returns which. */
+static uint32_t *radix_sort(uint32_t *a, uint32_t *tmp, size_t n)
+{
+    size_t cnt[4][256];
+    memset(cnt, 0, sizeof cnt);
+    for (size_t i = 0; i < n; i++)
+        for (int b = 0; b < 4; b++)
+            cnt[b][(a[i] >> (8 * b)) & 0xff]++;
+    uint32_t *src = a, *dst = tmp;
+    for (int b = 0; b < 4; b++) {
+        size_t *c = cnt[b];
+        if (n == 0 || c[(src[0] >> (8 * b)) & 0xff] == n)
+            continue;
+        size_t sum = 0;
+        for (int j = 0; j < 256; j++) {
+            size_t t = c[j];
+            c[j] = sum;
+            sum += t;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[c[(src[i] >> (8 * b)) & 0xff]++] = src[i];
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    return src;
+}
+
+/* A cut strictly between neighbouring distinct values lo < hi: their
+ * midpoint rounded to float, or lo when rounding reaches hi (adjacent
+ * floats), so that lo <= cut < hi always holds. */
+static float cut_between(float lo, float hi)
+{
+    float c = (float)((double)lo + ((double)hi - (double)lo) / 2.0);
+    if (!(c >= lo && c < hi))
+        c = lo;
+    return c;
+}
+
+/* Bin of v: the number of cuts below it (branch-free binary search); NaN
+ * (missing) goes to bin 0. */
+static uint8_t bin_of(const float *cut, size_t ncut, float v)
+{
+    if (ncut == 0 || isnan(v))
+        return 0;
+    const float *base = cut;
+    size_t n = ncut;
+    while (n > 1) {
+        size_t half = n / 2;
+        base = base[half - 1] < v ? base + half : base;
+        n -= half;
+    }
+    return (uint8_t)((size_t)(base - cut) + (base[0] < v));
+}
+
+/* Group nd distinct values (with counts cnt, total n) into at most max_bins
+ * bins of roughly equal frequency; end[b] = 1 + index of the last distinct
+ * value in bin b.  Returns the number of bins.  A bin boundary is closed
+ * where it brings the bin nearest to its share of what is left, so a value
+ * more frequent than a share gets a bin of its own; a value is never split. */
+static size_t group_bins(const size_t *cnt, size_t nd, size_t n, size_t max_bins, size_t *end)
+{
+    if (nd <= max_bins) {
+        for (size_t j = 0; j < nd; j++)
+            end[j] = j + 1;
+        return nd;
+    }
+    size_t nb = 0, left = n, cur = 0;
+    for (size_t j = 0; j < nd; j++) {
+        cur += cnt[j];
+        size_t bins_left = max_bins - nb;
+        if (j == nd - 1)
+            break;
+        if (bins_left == 1)
+            continue; /* the last bin takes the rest */
+        double share = (double)left / (double)bins_left;
+        int close = (double)cur >= share ||
+                    /* stopping here is closer to the share than taking the next */
+                    (double)cur + (double)cnt[j + 1] - share > share - (double)cur ||
+                    /* as many values left as bins: one each */
+                    nd - 1 - j <= bins_left - 1;
+        if (close) {
+            end[nb++] = j + 1;
+            left -= cur;
+            cur = 0;
+        }
+    }
+    end[nb++] = nd;
+    return nb;
+}
+
+int bl_quantize(const bl_dataset *ds, int max_bins, bl_qview *q, bl_error *err)
+{
+    memset(q, 0, sizeof *q);
+    if (max_bins < 2 || max_bins > 256)
+        return bl_errf(err, "quantize: max_bins must be in 2..256, got %d", max_bins);
+    size_t m = ds->m, d = ds->d;
+    q->m = m;
+    q->d = d;
+    q->bins = bl_xmalloc(m * d * sizeof *q->bins);
+    q->nbins = bl_xmalloc(d * sizeof *q->nbins);
+    q->cut = bl_xcalloc(d ? d : 1, sizeof *q->cut);
+
+#pragma omp parallel if (d > 1 && m * d > 100000)
+    {
+        uint32_t *keys = bl_xmalloc(m * sizeof *keys);
+        uint32_t *tmp = bl_xmalloc(m * sizeof *tmp);
+        size_t *cnt = bl_xmalloc(m * sizeof *cnt);
+        size_t *end = bl_xmalloc(((size_t)max_bins + 1) * sizeof *end);
+#pragma omp for schedule(dynamic, 1)
+        for (size_t f = 0; f < d; f++) {
+            const float *col = ds->x + f * m;
+            size_t n = 0;
+            for (size_t i = 0; i < m; i++)
+                if (!isnan(col[i]))
+                    keys[n++] = float_key(col[i]);
+            uint32_t *sorted = radix_sort(keys, tmp, n);
+            /* Distinct values (written over the sorted keys) with counts. */
+            size_t nd = 0;
+            for (size_t i = 0; i < n; i++) {
+                if (nd > 0 && sorted[nd - 1] == sorted[i]) {
+                    cnt[nd - 1]++;
+                } else {
+                    sorted[nd] = sorted[i];
+                    cnt[nd++] = 1;
+                }
+            }
+            size_t nb = nd ? group_bins(cnt, nd, n, (size_t)max_bins, end) : 1;
+            float *cut = bl_xmalloc((nb > 1 ? nb - 1 : 1) * sizeof *cut);
+            for (size_t b = 0; b + 1 < nb; b++)
+                cut[b] = cut_between(key_float(sorted[end[b] - 1]), key_float(sorted[end[b]]));
+            q->cut[f] = cut;
+            q->nbins[f] = (uint16_t)nb;
+            /* bin(v) = number of cuts below v: bin b holds cut[b-1] < v <= cut[b]. */
+            uint8_t *bins = q->bins + f * m;
+            size_t ncut = nb - 1;
+            for (size_t i = 0; i < m; i++)
+                bins[i] = bin_of(cut, ncut, col[i]);
+        }
+        free(keys);
+        free(tmp);
+        free(cnt);
+        free(end);
+    }
+    return 0;
+}
+
+void bl_qview_free(bl_qview *q)
+{
+    if (!q)
+        return;
+    if (q->cut)
+        for (size_t f = 0; f < q->d; f++)
+            free(q->cut[f]);
+    free(q->cut);
+    free(q->bins);
+    free(q->nbins);
+    memset(q, 0, sizeof *q);
+}
+
+void bl_train_view(const bl_dataset *ds, const bl_qview *q, struct bl_train *t)
+{
+    memset(t, 0, sizeof *t);
+    t->m = ds->m;
+    t->d = ds->d;
+    t->k = ds->k;
+    t->y = ds->y;
+    t->X.m = ds->m;
+    t->X.d = ds->d;
+    t->X.x = ds->x;
+    if (q) {
+        t->Q.m = q->m;
+        t->Q.d = q->d;
+        t->Q.bins = q->bins;
+        t->Q.nbins = q->nbins;
+        t->Q.cut = (const float *const *)q->cut;
+    }
+}

@@ -31,7 +31,14 @@ typedef struct bl_split_spec {
 /* Row indices (ascending) of the training and test parts of ds.  For
  * BL_SPLIT_GIVEN, train = all rows and test is empty.  The arrays are
  * malloc'ed; free them.  Errors: a split that leaves the training part
- * empty, `first` >= m, a ratio outside (0,1). */
+ * empty, `first` >= m, a ratio outside (0,1), per_class = 0, an empty data
+ * set, and a random split whose test part comes out empty.
+ *
+ * Random kinds: each class's rows are shuffled (GSL mt19937 seeded from
+ * `seed`, classes in index order); round(test_ratio * n_c) of them go to
+ * the test part, but a class of two or more rows keeps at least one
+ * training row.  BL_SPLIT_PER_CLASS first keeps min(per_class, n_c) rows of
+ * each class at random (the rest are in neither part). */
 int bl_split(const bl_dataset *ds, const bl_split_spec *sp, uint64_t seed,
              size_t **train, size_t *ntrain, size_t **test, size_t *ntest,
              bl_error *err);

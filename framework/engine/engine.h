@@ -1,1 +1,52 @@
-/* placeholder */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The generic boosting loop.  Each iteration: the loss gives dual weights
+ * (its negative gradient), the weak learner returns the hypothesis that
+ * best answers them (the most violated dual constraint), the solver sets
+ * coefficients (the new row, or all rows for a totally corrective solver),
+ * shrinkage scales a stage-wise row, and the engine updates scores and
+ * records train loss, train/test error and the time of each phase.
+ */
+#ifndef BL_ENGINE_ENGINE_H
+#define BL_ENGINE_ENGINE_H
+
+#include <boostlab/data.h>
+#include <stdint.h>
+
+#include "../config/experiment.h"
+#include "model.h"
+
+enum bl_stop {
+    BL_STOP_BUDGET = 0,   /* ran the number of iterations asked for      */
+    BL_STOP_DUAL = 1      /* no weak hypothesis violates a dual constraint
+                             by more than nu + eps: optimal (spec eq. 9)  */
+};
+
+/* Per-iteration record; entry j describes the model with j+1 terms. */
+typedef struct bl_curve {
+    size_t n, cap;
+    double *train_loss, *train_err, *test_err, *edge;
+    double *t_weak, *t_coef, *t_book;    /* seconds per phase */
+    int *solver_iters;
+    enum bl_stop stop;
+} bl_curve;
+
+typedef struct bl_boost_cfg {
+    const bl_algo_spec *algo;
+    int iterations;
+    uint64_t seed;
+    /* Called after each iteration (may be NULL). */
+    void (*on_iter)(void *user, size_t done, size_t total);
+    void *user;
+} bl_boost_cfg;
+
+/* Train on `train`; if Xtest is not NULL also track the test error on
+ * (Xtest, ytest).  `model` must be initialised (bl_model_init) for the
+ * weak plugin of cfg->algo; `curve` is filled (free with bl_curve_free). */
+int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *train,
+             const struct bl_matrix *Xtest, const int *ytest, bl_model *model,
+             bl_curve *curve, bl_error *err);
+
+void bl_curve_free(bl_curve *c);
+
+#endif

@@ -1,3 +1,395 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* placeholder: being written */
-typedef int bl_placeholder_model;
+/*
+ * Models: prediction and the model file (see model.h).  Layout:
+ *
+ *   boostlab-model 1
+ *   sdk 1.0
+ *   weak stump
+ *   classes K
+ *   class NAME            (K lines)
+ *   features D
+ *   feature NAME          (D lines)
+ *   algorithm LINE        (0 or more lines of resolved INI, provenance)
+ *   terms T
+ *   term OUTDIM W1 .. WK | HYPOTHESIS-TEXT     (T lines)
+ *   crc32 XXXXXXXX        (CRC-32 of every byte above this line)
+ */
+#include "model.h"
+
+#include <boostlab/weak.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "../util/fsutil.h"
+
+static char **copy_names(char *const *names, size_t n)
+{
+    char **c = bl_xcalloc(n, sizeof *c);
+    for (size_t j = 0; j < n; j++)
+        c[j] = bl_strdup(names ? names[j] : "");
+    return c;
+}
+
+void bl_model_init(bl_model *mo, const struct bl_plugin *weak, size_t k, size_t d,
+                   char *const *class_names, char *const *feature_names)
+{
+    memset(mo, 0, sizeof *mo);
+    mo->weak = weak;
+    mo->k = k;
+    mo->d = d;
+    mo->class_names = copy_names(class_names, k);
+    mo->feature_names = copy_names(feature_names, d);
+}
+
+void bl_model_add(bl_model *mo, void *hyp, size_t outdim, const double *w)
+{
+    if (mo->t == mo->cap) {
+        mo->cap = mo->cap ? 2 * mo->cap : 64;
+        mo->term = bl_xrealloc(mo->term, mo->cap * sizeof *mo->term);
+    }
+    bl_term *t = &mo->term[mo->t++];
+    t->hyp = hyp;
+    t->outdim = outdim;
+    t->w = bl_xmalloc(mo->k * sizeof *t->w);
+    memcpy(t->w, w, mo->k * sizeof *t->w);
+}
+
+void bl_model_free(bl_model *mo)
+{
+    const struct bl_weak_ops *wo = mo->weak ? mo->weak->ops : NULL;
+    for (size_t j = 0; j < mo->t; j++) {
+        if (wo)
+            wo->free_hyp(mo->term[j].hyp);
+        free(mo->term[j].w);
+    }
+    free(mo->term);
+    for (size_t j = 0; j < mo->k && mo->class_names; j++)
+        free(mo->class_names[j]);
+    for (size_t j = 0; j < mo->d && mo->feature_names; j++)
+        free(mo->feature_names[j]);
+    free(mo->class_names);
+    free(mo->feature_names);
+    free(mo->algorithm);
+    memset(mo, 0, sizeof *mo);
+}
+
+void bl_model_scores(const bl_model *mo, const struct bl_matrix *X, double *F)
+{
+    const struct bl_weak_ops *wo = mo->weak->ops;
+    size_t m = X->m, k = mo->k;
+    double *out = bl_xmalloc(m * k * sizeof *out);
+    memset(F, 0, m * k * sizeof *F);
+    for (size_t j = 0; j < mo->t; j++) {
+        const bl_term *t = &mo->term[j];
+        wo->predict(t->hyp, X, out);
+        for (size_t i = 0; i < m; i++)
+            for (size_t r = 0; r < k; r++)
+                F[i * k + r] += t->w[r] * (t->outdim == 1 ? out[i] : out[i * k + r]);
+    }
+    free(out);
+}
+
+void bl_argmax_rows(const double *F, size_t m, size_t k, int *label)
+{
+    for (size_t i = 0; i < m; i++) {
+        size_t best = 0;
+        for (size_t r = 1; r < k; r++)
+            if (F[i * k + r] > F[i * k + best])
+                best = r;
+        label[i] = (int)best;
+    }
+}
+
+double bl_error_rate(const double *F, const int *y, size_t m, size_t k)
+{
+    size_t wrong = 0;
+    for (size_t i = 0; i < m; i++) {
+        size_t best = 0;
+        for (size_t r = 1; r < k; r++)
+            if (F[i * k + r] > F[i * k + best])
+                best = r;
+        wrong += (int)best != y[i];
+    }
+    return m ? (double)wrong / (double)m : 0.0;
+}
+
+/* ---- saving ------------------------------------------------------------ */
+
+static int has_newline(const char *s)
+{
+    return strchr(s, '\n') || strchr(s, '\r');
+}
+
+int bl_model_save(const bl_model *mo, const char *path, bl_error *err)
+{
+    const struct bl_weak_ops *wo = mo->weak->ops;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fprintf(f, "boostlab-model %d\nsdk %d.%d\nweak %s\nclasses %zu\n", BL_MODEL_FORMAT,
+            BL_SDK_MAJOR, BL_SDK_MINOR, mo->weak->name, mo->k);
+    for (size_t j = 0; j < mo->k; j++)
+        fprintf(f, "class %s\n", has_newline(mo->class_names[j]) ? "?" : mo->class_names[j]);
+    fprintf(f, "features %zu\n", mo->d);
+    for (size_t j = 0; j < mo->d; j++)
+        fprintf(f, "feature %s\n", has_newline(mo->feature_names[j]) ? "?" : mo->feature_names[j]);
+    if (mo->algorithm) {
+        char *copy = bl_strdup(mo->algorithm), *save = NULL;
+        for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+            fprintf(f, "algorithm %s\n", line);
+        free(copy);
+    }
+    fprintf(f, "terms %zu\n", mo->t);
+    char small[512];
+    for (size_t j = 0; j < mo->t; j++) {
+        const bl_term *t = &mo->term[j];
+        fprintf(f, "term %zu", t->outdim);
+        for (size_t r = 0; r < mo->k; r++)
+            fprintf(f, " %.17g", t->w[r]);
+        int n = wo->save(t->hyp, small, sizeof small);
+        char *h = small;
+        if (n >= (int)sizeof small) {
+            h = bl_xmalloc((size_t)n + 1);
+            wo->save(t->hyp, h, (size_t)n + 1);
+        }
+        fprintf(f, " | %s\n", n < 0 ? "" : h);
+        if (h != small)
+            free(h);
+    }
+    fclose(f);
+    uLong crc = crc32(0L, (const Bytef *)buf, (uInt)len);
+    bl_atomic a;
+    if (bl_atomic_open(&a, path, err) < 0) {
+        free(buf);
+        return -1;
+    }
+    fwrite(buf, 1, len, a.f);
+    fprintf(a.f, "crc32 %08lx\n", (unsigned long)crc);
+    free(buf);
+    return bl_atomic_commit(&a, err);
+}
+
+/* ---- loading ----------------------------------------------------------- */
+
+typedef struct {
+    const char *path;
+    char *p, *end;
+    int line;
+} cursor;
+
+/* Next line as a NUL-terminated string (in place), or NULL at the end. */
+static char *next_line(cursor *c)
+{
+    if (c->p >= c->end)
+        return NULL;
+    char *s = c->p;
+    char *nl = memchr(s, '\n', (size_t)(c->end - s));
+    if (!nl)
+        return NULL; /* every line of a complete file ends with \n */
+    *nl = 0;
+    c->p = nl + 1;
+    c->line++;
+    return s;
+}
+
+static int expect(cursor *c, const char *key, char **rest, bl_error *err)
+{
+    char *s = next_line(c);
+    size_t n = strlen(key);
+    if (!s)
+        return bl_errf(err, "%s:%d: file ends early: expected '%s'", c->path, c->line + 1, key);
+    if (strncmp(s, key, n) != 0 || (s[n] != ' ' && s[n] != 0))
+        return bl_errf(err, "%s:%d: expected '%s', got '%.40s'", c->path, c->line, key, s);
+    *rest = s[n] ? s + n + 1 : s + n;
+    return 0;
+}
+
+static int expect_count(cursor *c, const char *key, size_t max, size_t *out, bl_error *err)
+{
+    char *rest, *end;
+    if (expect(c, key, &rest, err) < 0)
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(rest, &end, 10);
+    if (end == rest || *end || errno || v > max || rest[0] == '-')
+        return bl_errf(err, "%s:%d: %s: expected a count up to %zu, got '%s'", c->path, c->line,
+                       key, max, rest);
+    *out = (size_t)v;
+    return 0;
+}
+
+static char *slurp(const char *path, size_t *len, bl_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        bl_errf(err, "%s: cannot open model: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = bl_xmalloc(cap + 1);
+    size_t got;
+    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap)
+            buf = bl_xrealloc(buf, (cap *= 2) + 1);
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        bl_errf(err, "%s: read error", path);
+        return NULL;
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+int bl_model_load(const char *path, const bl_registry *reg, bl_model *mo, bl_error *err)
+{
+    memset(mo, 0, sizeof *mo);
+    size_t len;
+    char *buf = slurp(path, &len, err);
+    if (!buf)
+        return -1;
+    if (len < 16 || memcmp(buf, "boostlab-model ", 15) != 0) {
+        free(buf);
+        return bl_errf(err, "%s:1: not a boostlab model file", path);
+    }
+    if (memchr(buf, 0, len)) {
+        free(buf);
+        return bl_errf(err, "%s: model file contains a NUL byte (corrupted)", path);
+    }
+    /* checksum first: a damaged file is reported as such, not by the first
+     * field that happens to look wrong */
+    char *tail = NULL;
+    for (char *p = buf + len - 1; p > buf; p--)
+        if (p[-1] == '\n' && (size_t)(buf + len - p) >= 6) {
+            if (strncmp(p, "crc32 ", 6) == 0)
+                tail = p;
+            break;
+        }
+    if (!tail) {
+        free(buf);
+        return bl_errf(err, "%s: model file is truncated (no final crc32 line)", path);
+    }
+    unsigned long want = strtoul(tail + 6, NULL, 16);
+    uLong have = crc32(0L, (const Bytef *)buf, (uInt)(tail - buf));
+    if (want != have) {
+        free(buf);
+        return bl_errf(err, "%s: checksum mismatch (file says %08lx, contents give %08lx): the "
+                       "model file is corrupted or was edited", path, want, (unsigned long)have);
+    }
+    cursor c = {path, buf, tail, 0};
+    char *rest;
+    int rc = -1;
+    size_t k, d, t;
+    if (expect(&c, "boostlab-model", &rest, err) < 0)
+        goto out;
+    if (atoi(rest) != BL_MODEL_FORMAT) {
+        bl_errf(err, "%s:1: model format %s; this boostlab reads format %d", path, rest,
+                BL_MODEL_FORMAT);
+        goto out;
+    }
+    if (expect(&c, "sdk", &rest, err) < 0)
+        goto out;
+    if (expect(&c, "weak", &rest, err) < 0)
+        goto out;
+    const struct bl_plugin *wp = bl_registry_find(reg, rest, BL_ROLE_WEAK);
+    if (!wp) {
+        bl_errf(err, "%s:%d: the model needs weak-learner plugin '%s', which is not loaded "
+                "(available: %s)", path, c.line, rest, bl_registry_names(reg, BL_ROLE_WEAK));
+        goto out;
+    }
+    if (expect_count(&c, "classes", 1u << 20, &k, err) < 0)
+        goto out;
+    if (k < 2) {
+        bl_errf(err, "%s:%d: a model needs at least 2 classes", path, c.line);
+        goto out;
+    }
+    bl_model_init(mo, wp, k, 0, NULL, NULL);
+    for (size_t j = 0; j < k; j++) {
+        if (expect(&c, "class", &rest, err) < 0)
+            goto out;
+        free(mo->class_names[j]);
+        mo->class_names[j] = bl_strdup(rest);
+    }
+    if (expect_count(&c, "features", 1u << 28, &d, err) < 0)
+        goto out;
+    mo->d = d;
+    mo->feature_names = bl_xcalloc(d, sizeof *mo->feature_names);
+    for (size_t j = 0; j < d; j++) {
+        if (expect(&c, "feature", &rest, err) < 0)
+            goto out;
+        mo->feature_names[j] = bl_strdup(rest);
+    }
+    /* provenance lines */
+    size_t alen = 0;
+    while (c.p < c.end && strncmp(c.p, "algorithm ", 10) == 0) {
+        char *s = next_line(&c);
+        size_t n = strlen(s + 10);
+        mo->algorithm = bl_xrealloc(mo->algorithm, alen + n + 2);
+        memcpy(mo->algorithm + alen, s + 10, n);
+        alen += n;
+        mo->algorithm[alen++] = '\n';
+        mo->algorithm[alen] = 0;
+    }
+    if (expect_count(&c, "terms", 1u << 28, &t, err) < 0)
+        goto out;
+    const struct bl_weak_ops *wo = wp->ops;
+    double *w = bl_xmalloc(k * sizeof *w);
+    for (size_t j = 0; j < t; j++) {
+        if (expect(&c, "term", &rest, err) < 0) {
+            free(w);
+            goto out;
+        }
+        char *bar = strstr(rest, " | ");
+        char *end;
+        errno = 0;
+        unsigned long od = strtoul(rest, &end, 10);
+        int bad = !bar || end == rest || (od != 1 && od != k);
+        char *p = end;
+        for (size_t r = 0; r < k && !bad; r++) {
+            w[r] = strtod(p, &end);
+            bad = end == p || !isfinite(w[r]);
+            p = end;
+        }
+        if (bad || p != bar) {
+            free(w);
+            bl_errf(err, "%s:%d: term %zu: expected 'term OUTDIM' and %zu finite coefficients "
+                    "before ' | '", path, c.line, j + 1, k);
+            goto out;
+        }
+        char msg[BL_ERR_MAX] = "";
+        void *h = wo->load(bar + 3, d, msg);
+        if (!h) {
+            free(w);
+            bl_errf(err, "%s:%d: term %zu: %s: %s", path, c.line, j + 1, wp->name, msg);
+            goto out;
+        }
+        if (wo->outdim(h) != od) {
+            wo->free_hyp(h);
+            free(w);
+            bl_errf(err, "%s:%d: term %zu: output dimension %lu does not match the hypothesis",
+                    path, c.line, j + 1, od);
+            goto out;
+        }
+        bl_model_add(mo, h, od, w);
+    }
+    free(w);
+    if (c.p != c.end) {
+        bl_errf(err, "%s:%d: unexpected text after the last term", path, c.line + 1);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(buf);
+    if (rc < 0)
+        bl_model_free(mo);
+    return rc;
+}

@@ -1,3 +1,99 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* placeholder: being written */
-typedef int bl_placeholder_objective;
+/* Coefficient-step objectives (see objective.h). */
+#include "objective.h"
+
+#include <string.h>
+
+void bl_add_term(double *F, size_t m, size_t k, const double *s, size_t sdim, const double *w)
+{
+    if (sdim == 1) {
+        for (size_t i = 0; i < m; i++) {
+            double si = s[i];
+            double *Fi = F + i * k;
+            for (size_t r = 0; r < k; r++)
+                Fi[r] += si * w[r];
+        }
+    } else {
+        for (size_t i = 0; i < m; i++)
+            for (size_t r = 0; r < k; r++)
+                F[i * k + r] += s[i * k + r] * w[r];
+    }
+}
+
+void bl_coefobj_row(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss, const int *y,
+                    size_t m, size_t k, const double *F, const double *s, size_t sdim,
+                    double *scratch_Fw, double *scratch_grad)
+{
+    memset(o, 0, sizeof *o);
+    o->ops = ops;
+    o->loss = loss;
+    o->y = y;
+    o->m = m;
+    o->k = k;
+    o->F = F;
+    o->s = s;
+    o->sdim = sdim;
+    o->Fw = scratch_Fw;
+    o->grad = scratch_grad;
+    if (sdim == 1 && ops->row_prepare)
+        o->fast = ops->row_prepare(loss, y, m, k, F, s);
+}
+
+void bl_coefobj_all(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss, const int *y,
+                    size_t m, size_t k, size_t t, const double *const *out,
+                    const size_t *outdim, double *scratch_Fw, double *scratch_grad)
+{
+    memset(o, 0, sizeof *o);
+    o->ops = ops;
+    o->loss = loss;
+    o->y = y;
+    o->m = m;
+    o->k = k;
+    o->t = t;
+    o->out = out;
+    o->outdim = outdim;
+    o->Fw = scratch_Fw;
+    o->grad = scratch_grad;
+}
+
+/* g[r] = sum_i s_i * G[i,r]  (or s_ir * G[i,r] for vector outputs) */
+static void project(const double *G, size_t m, size_t k, const double *s, size_t sdim,
+                    double *g)
+{
+    memset(g, 0, k * sizeof *g);
+    for (size_t i = 0; i < m; i++)
+        for (size_t r = 0; r < k; r++)
+            g[r] += (sdim == 1 ? s[i] : s[i * k + r]) * G[i * k + r];
+}
+
+double bl_coefobj_eval(void *ctx, const double *w, double *grad)
+{
+    bl_coefobj *o = ctx;
+    size_t m = o->m, k = o->k;
+    o->evals++;
+    if (o->fast)
+        return o->ops->row_eval(o->fast, w, grad);
+    if (o->t == 0) {
+        memcpy(o->Fw, o->F, m * k * sizeof *o->Fw);
+        bl_add_term(o->Fw, m, k, o->s, o->sdim, w);
+        double L = o->ops->eval(o->loss, o->y, m, k, o->Fw, grad ? o->grad : NULL);
+        if (grad)
+            project(o->grad, m, k, o->s, o->sdim, grad);
+        return L;
+    }
+    memset(o->Fw, 0, m * k * sizeof *o->Fw);
+    for (size_t j = 0; j < o->t; j++)
+        bl_add_term(o->Fw, m, k, o->out[j], o->outdim[j], w + j * k);
+    double L = o->ops->eval(o->loss, o->y, m, k, o->Fw, grad ? o->grad : NULL);
+    if (grad)
+        for (size_t j = 0; j < o->t; j++)
+            project(o->grad, m, k, o->out[j], o->outdim[j], grad + j * k);
+    return L;
+}
+
+void bl_coefobj_done(bl_coefobj *o)
+{
+    if (o->fast)
+        o->ops->row_free(o->fast);
+    o->fast = NULL;
+}

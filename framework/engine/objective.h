@@ -1,1 +1,44 @@
-/* placeholder */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The smooth objectives the engine hands a coefficient solver: the loss as
+ * a function of the newest coefficient row (stage-wise) or of all rows
+ * (totally corrective), with gradients by the chain rule through F. */
+#ifndef BL_ENGINE_OBJECTIVE_H
+#define BL_ENGINE_OBJECTIVE_H
+
+#include <boostlab/loss.h>
+#include <stddef.h>
+
+typedef struct bl_coefobj {
+    const struct bl_loss_ops *ops;
+    void *loss;
+    const int *y;
+    size_t m, k;
+    /* stage-wise: F + s w^T, s is m x sdim (sdim 1 or k) */
+    const double *F, *s;
+    size_t sdim;
+    void *fast;            /* loss's row fast path, when it offers one */
+    /* totally corrective: F = sum_j out[j] (x) W[j] over t terms */
+    size_t t;
+    const double *const *out;
+    const size_t *outdim;
+    /* scratch, m x k each */
+    double *Fw, *grad;
+    long evals;
+} bl_coefobj;
+
+/* Row objective over w in R^k.  Uses the loss's fast path when sdim == 1
+ * and the loss offers one. */
+void bl_coefobj_row(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss, const int *y,
+                    size_t m, size_t k, const double *F, const double *s, size_t sdim,
+                    double *scratch_Fw, double *scratch_grad);
+/* All-rows objective over W in R^{t x k}. */
+void bl_coefobj_all(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss, const int *y,
+                    size_t m, size_t k, size_t t, const double *const *out,
+                    const size_t *outdim, double *scratch_Fw, double *scratch_grad);
+double bl_coefobj_eval(void *ctx, const double *w, double *grad);
+void bl_coefobj_done(bl_coefobj *o);
+
+/* F[i,:] += w ⊙ s[i] (s[i] a scalar when sdim == 1, a k-vector otherwise). */
+void bl_add_term(double *F, size_t m, size_t k, const double *s, size_t sdim, const double *w);
+
+#endif

@@ -1,3 +1,308 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* placeholder: being written */
-typedef int bl_placeholder_loader;
+/* Plugin discovery, loading and descriptor validation (see loader.h). */
+#include "loader.h"
+
+#include <boostlab/loss.h>
+#include <boostlab/solver.h>
+#include <boostlab/weak.h>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/fsutil.h"
+#include "params.h"
+
+int bl_log_level = 0;
+
+static void host_log(int level, const char *plugin, const char *fmt, ...)
+{
+    if (level > bl_log_level)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "boostlab: %s%s: ", level == 0 ? "warning: " : "", plugin ? plugin : "?");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+struct bl_host bl_host_api = {BL_SDK_VERSION, 1, host_log};
+
+const char *bl_role_name(enum bl_role r)
+{
+    switch (r) {
+    case BL_ROLE_LOSS: return "loss";
+    case BL_ROLE_WEAK: return "weak";
+    case BL_ROLE_SOLVER: return "solver";
+    case BL_ROLE_CODING: return "coding";
+    case BL_ROLE_PROJECTION: return "projection";
+    case BL_ROLE_TASK: return "task";
+    }
+    return "unknown";
+}
+
+static int valid_ident(const char *s, const char *extra)
+{
+    if (!s || !*s)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || strchr(extra, *s)))
+            return 0;
+    return 1;
+}
+
+/* Every function a role's host code calls unconditionally must be there. */
+static const char *missing_function(const struct bl_plugin *p)
+{
+    switch (p->role) {
+    case BL_ROLE_LOSS: {
+        const struct bl_loss_ops *o = p->ops;
+        if (!o->create) return "create";
+        if (!o->destroy) return "destroy";
+        if (!o->eval) return "eval";
+        if (o->row_prepare && (!o->row_eval || !o->row_free)) return "row_eval/row_free";
+        return NULL;
+    }
+    case BL_ROLE_WEAK: {
+        const struct bl_weak_ops *o = p->ops;
+        if (!o->create) return "create";
+        if (!o->destroy) return "destroy";
+        if (!o->fit) return "fit";
+        if (!o->outdim) return "outdim";
+        if (!o->predict) return "predict";
+        if (!o->save) return "save";
+        if (!o->load) return "load";
+        if (!o->free_hyp) return "free_hyp";
+        return NULL;
+    }
+    case BL_ROLE_SOLVER: {
+        const struct bl_solver_ops *o = p->ops;
+        if (o->scope != BL_SOLVE_ROW && o->scope != BL_SOLVE_ALL) return "scope";
+        if (!o->create) return "create";
+        if (!o->destroy) return "destroy";
+        if (!o->solve) return "solve";
+        return NULL;
+    }
+    default:
+        return NULL;
+    }
+}
+
+static int check_descriptor(const struct bl_plugin *p, const char *file, bl_error *err)
+{
+    unsigned maj = p->sdk_version >> 16, min = p->sdk_version & 0xffff;
+    if (maj != BL_SDK_MAJOR || min > BL_SDK_MINOR)
+        return bl_errf(err, "%s: plugin %s was built for SDK %u.%u; this boostlab has SDK %d.%d "
+                       "(rebuild the plugin against these headers)",
+                       file, p->name ? p->name : "?", maj, min, BL_SDK_MAJOR, BL_SDK_MINOR);
+    if (!valid_ident(p->name, "-_"))
+        return bl_errf(err, "%s: plugin name '%s' is not valid (use a-z, 0-9, '-', '_')", file,
+                       p->name ? p->name : "(null)");
+    if (p->role < BL_ROLE_LOSS || p->role > BL_ROLE_SOLVER)
+        return bl_errf(err, "%s: plugin %s has role %d (%s), which this host does not run "
+                       "(supported: loss, weak, solver)",
+                       file, p->name, (int)p->role, bl_role_name(p->role));
+    if (!p->doc)
+        return bl_errf(err, "%s: plugin %s has no doc line", file, p->name);
+    if (!p->ops)
+        return bl_errf(err, "%s: plugin %s has no function table", file, p->name);
+    const char *miss = missing_function(p);
+    if (miss)
+        return bl_errf(err, "%s: plugin %s (%s) lacks the required function '%s'", file,
+                       p->name, bl_role_name(p->role), miss);
+    if (p->nparams && !p->params)
+        return bl_errf(err, "%s: plugin %s declares %zu parameters but no schema", file,
+                       p->name, p->nparams);
+    for (size_t j = 0; j < p->nparams; j++) {
+        const struct bl_param_spec *s = &p->params[j];
+        if (!valid_ident(s->name, "_"))
+            return bl_errf(err, "%s: plugin %s: parameter %zu has an invalid name", file,
+                           p->name, j);
+        if (bl_param_index(p, s->name) != (int)j)
+            return bl_errf(err, "%s: plugin %s: parameter %s is declared twice", file, p->name,
+                           s->name);
+        if (!s->doc || !s->def)
+            return bl_errf(err, "%s: plugin %s: parameter %s lacks a default or a doc line",
+                           file, p->name, s->name);
+        if (s->type == BL_PARAM_CHOICE && (!s->choices || !*s->choices))
+            return bl_errf(err, "%s: plugin %s: parameter %s has no choices", file, p->name,
+                           s->name);
+        union bl_value v;
+        bl_error e2;
+        if (bl_param_parse(s, s->def, &v, &e2) < 0)
+            return bl_errf(err, "%s: plugin %s: default of parameter %s: %s", file, p->name,
+                           s->name, e2.msg);
+    }
+    return 0;
+}
+
+static void add_plugin(bl_registry *r, const struct bl_plugin *p, const char *file)
+{
+    r->plugin = bl_xrealloc(r->plugin, (r->n + 1) * sizeof *r->plugin);
+    r->file = bl_xrealloc(r->file, (r->n + 1) * sizeof *r->file);
+    r->plugin[r->n] = p;
+    r->file[r->n] = bl_strdup(file);
+    r->n++;
+}
+
+int bl_registry_load_file(bl_registry *r, const char *path, bl_error *err)
+{
+    for (size_t j = 0; j < r->n; j++)
+        if (strcmp(r->file[j], path) == 0)
+            return 0; /* same file reached twice through the path */
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        return bl_errf(err, "%s: cannot load plugin: %s", path, dlerror());
+    bl_plugin_entry_fn entry;
+    *(void **)&entry = dlsym(h, "boostlab_plugin_entry");
+    if (!entry) {
+        dlclose(h);
+        return bl_errf(err, "%s: not a boostlab plugin: no entry point 'boostlab_plugin_entry'",
+                       path);
+    }
+    const struct bl_plugin *const *list = entry(&bl_host_api);
+    if (!list || !list[0]) {
+        dlclose(h);
+        return bl_errf(err, "%s: plugin entry point returned no descriptors", path);
+    }
+    size_t first = r->n;
+    for (const struct bl_plugin *const *p = list; *p; p++) {
+        if (check_descriptor(*p, path, err) < 0)
+            goto fail;
+        for (size_t j = 0; j < r->n; j++)
+            if (strcmp(r->plugin[j]->name, (*p)->name) == 0) {
+                bl_errf(err, "%s: plugin name '%s' is already taken by %s", path, (*p)->name,
+                        r->file[j]);
+                goto fail;
+            }
+        add_plugin(r, *p, path);
+    }
+    r->handle = bl_xrealloc(r->handle, (r->nhandles + 1) * sizeof *r->handle);
+    r->handle[r->nhandles++] = h;
+    return 0;
+fail:
+    while (r->n > first)
+        free(r->file[--r->n]);
+    dlclose(h);
+    return -1;
+}
+
+static int has_suffix(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int bl_registry_load_dir(bl_registry *r, const char *dir, int recursive, bl_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return bl_errf(err, "%s: cannot open plugin directory", dir);
+    char **names = NULL;
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' && strcmp(e->d_name, ".libs") != 0)
+            continue;
+        names = bl_xrealloc(names, (n + 1) * sizeof *names);
+        names[n++] = bl_path_join(dir, e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_str); /* load order = name order */
+    int rc = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (rc == 0) {
+            if (bl_dir_exists(names[j])) {
+                if (recursive)
+                    rc = bl_registry_load_dir(r, names[j], recursive, err);
+            } else if (has_suffix(names[j], ".so")) {
+                rc = bl_registry_load_file(r, names[j], err);
+            }
+        }
+        free(names[j]);
+    }
+    free(names);
+    return rc;
+}
+
+int bl_registry_load_std(bl_registry *r, bl_error *err)
+{
+    char *exe = bl_exe_dir();
+    int in_tree = exe && strcmp(exe, BL_BUILD_DIR) == 0;
+    free(exe);
+    int rc = 0;
+    if (in_tree) {
+        char *dir = bl_path_join(BL_BUILD_DIR, "plugins");
+        rc = bl_registry_load_dir(r, dir, 1, err);
+        free(dir);
+    } else if (bl_dir_exists(BL_PLUGIN_DIR)) {
+        rc = bl_registry_load_dir(r, BL_PLUGIN_DIR, 0, err);
+    }
+    const char *env = getenv("BOOSTLAB_PLUGIN_PATH");
+    if (rc == 0 && env && *env) {
+        char *copy = bl_strdup(env), *save = NULL;
+        for (char *tok = strtok_r(copy, ":", &save); tok && rc == 0;
+             tok = strtok_r(NULL, ":", &save)) {
+            if (bl_dir_exists(tok))
+                rc = bl_registry_load_dir(r, tok, 0, err);
+            else if (bl_file_exists(tok))
+                rc = bl_registry_load_file(r, tok, err);
+            else
+                rc = bl_errf(err, "BOOSTLAB_PLUGIN_PATH: '%s' is neither a directory nor a file",
+                             tok);
+        }
+        free(copy);
+    }
+    return rc;
+}
+
+const struct bl_plugin *bl_registry_find(const bl_registry *r, const char *name, int role)
+{
+    for (size_t j = 0; j < r->n; j++)
+        if (strcmp(r->plugin[j]->name, name) == 0 && (!role || (int)r->plugin[j]->role == role))
+            return r->plugin[j];
+    return NULL;
+}
+
+const char *bl_registry_file_of(const bl_registry *r, const struct bl_plugin *p)
+{
+    for (size_t j = 0; j < r->n; j++)
+        if (r->plugin[j] == p)
+            return r->file[j];
+    return NULL;
+}
+
+const char *bl_registry_names(const bl_registry *r, int role)
+{
+    static char buf[2048];
+    size_t o = 0;
+    buf[0] = 0;
+    for (size_t j = 0; j < r->n && o < sizeof buf; j++)
+        if (!role || (int)r->plugin[j]->role == role)
+            o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s", o ? ", " : "",
+                                  r->plugin[j]->name);
+    if (!o)
+        snprintf(buf, sizeof buf, "(none loaded)");
+    return buf;
+}
+
+void bl_registry_free(bl_registry *r)
+{
+    for (size_t j = 0; j < r->n; j++)
+        free(r->file[j]);
+    free(r->file);
+    free(r->plugin);
+    for (size_t j = 0; j < r->nhandles; j++)
+        dlclose(r->handle[j]);
+    free(r->handle);
+    memset(r, 0, sizeof *r);
+}

@@ -1,3 +1,150 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Experiment files: what a valid one resolves to, and that every kind of
+ * mistake is refused with FILE:LINE and the accepted choices. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "config/experiment.h"
+#include "config/ini.h"
 #include "testutil.h"
-Test(placeholder_config, nothing) { cr_assert(1); }
+
+static bl_registry reg;
+static char dir[] = "/tmp/bl-config-XXXXXX";
+static char path[600];
+
+static void setup(void)
+{
+    bl_error err;
+    memset(&reg, 0, sizeof reg);
+    cr_assert_eq(bl_registry_load_dir(&reg, BL_BUILD_DIR "/plugins", 1, &err), 0, "%s", err.msg);
+    strcpy(dir, "/tmp/bl-config-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    char data[700];
+    snprintf(data, sizeof data, "%s/tiny.csv", dir);
+    FILE *f = fopen(data, "w");
+    fputs("label,a,b\n0,1,2\n1,3,4\n0,5,6\n1,7,8\n", f);
+    fclose(f);
+}
+
+static void teardown(void)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+    bl_registry_free(&reg);
+}
+
+TestSuite(config, .init = setup, .fini = teardown);
+
+static const char *write_ini(const char *text)
+{
+    snprintf(path, sizeof path, "%s/exp.ini", dir);
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+#define VALID_DATA "[data tiny]\nfile = tiny.csv\n"
+#define VALID_ALGO "[algorithm a]\nrecipe = mcboost-exp\n"
+
+/* The load must fail, naming path:line and containing `what`. */
+static void refused(const char *text, int line, const char *what)
+{
+    bl_experiment ex;
+    bl_error err;
+    const char *p = write_ini(text);
+    cr_assert_eq(bl_experiment_load(p, &reg, &ex, &err), -1, "accepted:\n%s", text);
+    char loc[700];
+    snprintf(loc, sizeof loc, "%s:%d", p, line);
+    cr_assert(strstr(err.msg, loc), "expected '%s' in: %s", loc, err.msg);
+    cr_assert(strstr(err.msg, what), "expected '%s' in: %s", what, err.msg);
+}
+
+Test(config, valid_experiment_with_recipe_and_overrides)
+{
+    bl_experiment ex;
+    bl_error err;
+    const char *p = write_ini("[experiment]\nname = t1\nseed = 7\nrepeats = 3\niterations = 20\n"
+                              VALID_DATA "test_ratio = 0.5\n"
+                              "[algorithm a]\nrecipe = mcboost-exp\nsolver.max_iter = 50\n"
+                              "shrinkage = 0.25\n"
+                              "[algorithm b]\nsolver.pgtol = 1e-7 ; before the plugin line\n"
+                              "loss = margin-log\nweak = stump\nsolver = lbfgsb-row\n");
+    cr_assert_eq(bl_experiment_load(p, &reg, &ex, &err), 0, "%s", err.msg);
+    cr_assert_str_eq(ex.name, "t1");
+    cr_assert_eq(ex.seed, 7);
+    cr_assert_eq(ex.repeats, 3);
+    cr_assert_eq(ex.nalgo, 2);
+    cr_assert_str_eq(ex.output, "results/t1");
+    const bl_algo_spec *a = &ex.algo[0];
+    cr_assert_str_eq(a->loss.plugin->name, "margin-exp");
+    cr_assert_str_eq(a->recipe, "mcboost-exp");
+    cr_assert_float_eq(a->nu, 1e-9, 1e-20);
+    cr_assert_float_eq(a->shrinkage, 0.25, 1e-15);
+    int mi = bl_param_index(a->solver.plugin, "max_iter");
+    cr_assert_eq(a->solver.v[mi].i, 50);
+    const bl_algo_spec *b = &ex.algo[1];
+    cr_assert_str_eq(b->loss.plugin->name, "margin-log");
+    cr_assert_float_eq(b->shrinkage, 1.0, 0);
+    cr_assert_float_eq(b->solver.v[bl_param_index(b->solver.plugin, "pgtol")].r, 1e-7, 1e-20);
+    cr_assert_eq(ex.data[0].split.kind, BL_SPLIT_RATIO);
+    cr_assert_float_eq(ex.data[0].split.test_ratio, 0.5, 0);
+    cr_assert_neq(bl_algo_hash(&ex.algo[0]), bl_algo_hash(&ex.algo[1]));
+    bl_experiment_free(&ex);
+}
+
+Test(config, unknown_section) { refused(VALID_DATA VALID_ALGO "\n[algoritm x]\n", 5, "unknown section [algoritm x]"); }
+Test(config, unknown_key_lists_accepted) { refused(VALID_DATA "fiel = x\n" VALID_ALGO, 3, "accepted: file, format"); }
+Test(config, unknown_experiment_key) { refused("[experiment]\nrepeat = 3\n" VALID_DATA VALID_ALGO, 2, "accepted: name"); }
+Test(config, unknown_plugin_lists_available) { refused(VALID_DATA "[algorithm a]\nloss = margin-xp\nweak = stump\nsolver = lbfgsb-row\n", 4, "available: margin-exp, margin-log"); }
+Test(config, plugin_of_wrong_role) { refused(VALID_DATA "[algorithm a]\nrecipe = mcboost-exp\nweak = margin-exp\n", 5, "no weak plugin named 'margin-exp'"); }
+Test(config, parameter_out_of_range) { refused(VALID_DATA VALID_ALGO "solver.max_iter = 0\n", 5, "out of range"); }
+Test(config, parameter_bad_type) { refused(VALID_DATA VALID_ALGO "solver.pgtol = small\n", 5, "expected a real"); }
+Test(config, unknown_parameter) { refused(VALID_DATA VALID_ALGO "solver.maxiter = 3\n", 5, "accepted: max_iter"); }
+Test(config, bad_choice_lists_choices) { refused(VALID_DATA VALID_ALGO "weak.criterion = best\n", 5, "one of max|l2"); }
+Test(config, engine_value_out_of_range) { refused(VALID_DATA VALID_ALGO "shrinkage = 1.5\n", 5, "out of range"); }
+Test(config, missing_data_file) { refused("[data tiny]\nfile = nothere.csv\n" VALID_ALGO, 2, "not found"); }
+Test(config, duplicate_section) { refused(VALID_DATA VALID_ALGO VALID_DATA, 5, "appears twice (first at line 1)"); }
+Test(config, duplicate_key) { refused(VALID_DATA "file = tiny.csv\n" VALID_ALGO, 3, "set twice"); }
+Test(config, syntax_error) { refused(VALID_DATA "this is not ini\n" VALID_ALGO, 3, "syntax error"); }
+Test(config, key_outside_section) { refused("seed = 1\n" VALID_DATA VALID_ALGO, 1, "outside any [section]"); }
+Test(config, missing_plugin_in_algorithm) { refused(VALID_DATA "[algorithm a]\nloss = margin-exp\n", 3, "no weak plugin"); }
+Test(config, unknown_recipe) { refused(VALID_DATA "[algorithm a]\nrecipe = nosuch\n", 4, "no recipe named 'nosuch'"); }
+Test(config, split_needs_its_key) { refused("[data tiny]\nfile = tiny.csv\nsplit = first\n" VALID_ALGO, 1, "needs 'first = N'"); }
+Test(config, key_of_other_split) { refused("[data tiny]\nfile = tiny.csv\nper_class = 5\n" VALID_ALGO, 3, "only applies to split = per-class"); }
+Test(config, bad_split_name) { refused("[data tiny]\nfile = tiny.csv\nsplit = random\n" VALID_ALGO, 3, "given|first|ratio|per-class"); }
+Test(config, bad_section_name) { refused("[data a/b]\nfile = tiny.csv\n" VALID_ALGO, 1, "not a valid name"); }
+
+Test(config, needs_data_and_algorithm)
+{
+    bl_experiment ex;
+    bl_error err;
+    const char *p = write_ini(VALID_DATA);
+    cr_assert_eq(bl_experiment_load(p, &reg, &ex, &err), -1);
+    cr_assert(strstr(err.msg, "at least one [data NAME] and one [algorithm NAME]"), "%s", err.msg);
+}
+
+Test(config, missing_file_is_an_error)
+{
+    bl_experiment ex;
+    bl_error err;
+    cr_assert_eq(bl_experiment_load("/nonexistent/x.ini", &reg, &ex, &err), -1);
+    cr_assert(strstr(err.msg, "/nonexistent/x.ini"), "%s", err.msg);
+}
+
+Test(config, ini_keeps_line_numbers)
+{
+    bl_ini ini;
+    bl_error err;
+    const char *p = write_ini("; comment\n\n[a]\nx = 1 ; inline\n\n[b c]\ny = two words\n");
+    cr_assert_eq(bl_ini_read(p, &ini, &err), 0, "%s", err.msg);
+    cr_assert_eq(ini.nsec, 2);
+    cr_assert_eq(ini.sec[0].line, 3);
+    cr_assert_eq(ini.sec[0].e[0].line, 4);
+    cr_assert_str_eq(ini.sec[0].e[0].value, "1");
+    cr_assert_str_eq(ini.sec[1].name, "b c");
+    cr_assert_str_eq(ini.sec[1].e[0].value, "two words");
+    cr_assert_eq(ini.sec[1].e[0].line, 7);
+    bl_ini_free(&ini);
+}

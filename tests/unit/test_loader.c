@@ -1,3 +1,101 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Plugin loader: finding the in-tree plugins, and refusing broken ones with
+ * a message that names the file. */
+#include <stdlib.h>
+
+#include "plugin/loader.h"
+#include "plugin/params.h"
 #include "testutil.h"
-Test(placeholder_loader, nothing) { cr_assert(1); }
+
+#define FIXTURE(name) BL_BUILD_DIR "/tests/plugins/.libs/" name ".so"
+
+static bl_registry reg;
+
+static void load_tree(void)
+{
+    bl_error err;
+    memset(&reg, 0, sizeof reg);
+    cr_assert_eq(bl_registry_load_dir(&reg, BL_BUILD_DIR "/plugins", 1, &err), 0, "%s", err.msg);
+}
+
+static void unload(void)
+{
+    bl_registry_free(&reg);
+}
+
+TestSuite(loader, .init = load_tree, .fini = unload);
+
+Test(loader, finds_in_tree_plugins_by_role)
+{
+    cr_assert_not_null(bl_registry_find(&reg, "margin-exp", BL_ROLE_LOSS));
+    cr_assert_not_null(bl_registry_find(&reg, "margin-log", BL_ROLE_LOSS));
+    cr_assert_not_null(bl_registry_find(&reg, "stump", BL_ROLE_WEAK));
+    cr_assert_not_null(bl_registry_find(&reg, "lbfgsb-row", BL_ROLE_SOLVER));
+    cr_assert_null(bl_registry_find(&reg, "stump", BL_ROLE_LOSS), "role must match");
+    const char *f = bl_registry_file_of(&reg, bl_registry_find(&reg, "stump", 0));
+    cr_assert(strstr(f, "stump.so"), "file %s", f);
+}
+
+Test(loader, loads_a_valid_out_of_tree_plugin)
+{
+    bl_error err;
+    cr_assert_eq(bl_registry_load_file(&reg, FIXTURE("good_loss"), &err), 0, "%s", err.msg);
+    const struct bl_plugin *p = bl_registry_find(&reg, "fixture-sq", BL_ROLE_LOSS);
+    cr_assert_not_null(p);
+    bl_paramset ps;
+    cr_assert_eq(bl_paramset_init(&ps, p, &err), 0);
+    cr_assert_float_eq(ps.v[0].r, 1.0, 1e-12);
+    cr_assert_eq(bl_paramset_set(&ps, "scale", "2.5", &err), 0);
+    cr_assert_float_eq(ps.v[0].r, 2.5, 1e-12);
+    cr_assert_eq(bl_paramset_set(&ps, "scale", "11", &err), -1);
+    cr_assert(strstr(err.msg, "out of range"), "%s", err.msg);
+    cr_assert_eq(bl_paramset_set(&ps, "scal", "1", &err), -1);
+    cr_assert(strstr(err.msg, "accepted: scale"), "%s", err.msg);
+    bl_paramset_free(&ps);
+}
+
+static void refused(const char *path, const char *what)
+{
+    bl_error err;
+    size_t before = reg.n;
+    cr_assert_eq(bl_registry_load_file(&reg, path, &err), -1, "%s was accepted", path);
+    cr_assert(strstr(err.msg, path), "message does not name the file: %s", err.msg);
+    cr_assert(strstr(err.msg, what), "expected '%s' in: %s", what, err.msg);
+    cr_assert_eq(reg.n, before, "a refused file must add no plugin");
+}
+
+Test(loader, refuses_other_sdk_version) { refused(FIXTURE("bad_version"), "built for SDK 2.0"); }
+Test(loader, refuses_missing_function) { refused(FIXTURE("missing_eval"), "function 'eval'"); }
+Test(loader, refuses_duplicate_name) { refused(FIXTURE("dup_name"), "already taken by"); }
+Test(loader, refuses_invalid_default) { refused(FIXTURE("bad_default"), "default of parameter rate"); }
+Test(loader, refuses_missing_entry_point) { refused(FIXTURE("no_entry"), "no entry point"); }
+Test(loader, refuses_non_shared_object)
+{
+    refused(BL_SOURCE_DIR "/tests/plugins/good_loss.c", "cannot load plugin");
+}
+
+Test(params, parse_and_describe)
+{
+    struct bl_param_spec c = {"mode", BL_PARAM_CHOICE, "a", 0, 0, "a|bb|c", "mode"};
+    union bl_value v;
+    bl_error err;
+    cr_assert_eq(bl_param_parse(&c, "bb", &v, &err), 0);
+    cr_assert_eq(v.choice, 1);
+    cr_assert_eq(bl_param_parse(&c, "b", &v, &err), -1);
+    cr_assert(strstr(err.msg, "one of a|bb|c"), "%s", err.msg);
+    struct bl_param_spec i = {"n", BL_PARAM_INT, "1", 1, 10, NULL, "n"};
+    cr_assert_eq(bl_param_parse(&i, "1.5", &v, &err), -1);
+    cr_assert_eq(bl_param_parse(&i, "0", &v, &err), -1);
+    cr_assert_eq(bl_param_parse(&i, "10", &v, &err), 0);
+    struct bl_param_spec b = {"on", BL_PARAM_BOOL, "false", 0, 0, NULL, "on"};
+    cr_assert_eq(bl_param_parse(&b, "yes", &v, &err), 0);
+    cr_assert_eq(v.b, 1);
+    cr_assert_eq(bl_param_parse(&b, "maybe", &v, &err), -1);
+    struct bl_param_spec r = {"x", BL_PARAM_REAL, "0", 0, HUGE_VAL, NULL, "x"};
+    cr_assert_eq(bl_param_parse(&r, "nan", &v, &err), -1);
+    cr_assert_eq(bl_param_parse(&r, "1e400", &v, &err), -1);
+    cr_assert_eq(bl_param_parse(&r, "inf", &v, &err), 0);
+    char buf[64];
+    bl_param_describe(&r, buf, sizeof buf);
+    cr_assert_str_eq(buf, "real in [0, inf)");
+}

@@ -1,3 +1,545 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Unit tests of the weak learner "stump" (spec §4, §11.4): the histogram
+ * scan against brute force over every (feature, cut, polarity, class) on
+ * small hand-built quantized problems with tied values and empty bins, for
+ * c = k, c = 1 and a wide c, with both criteria; tie-breaking; determinism
+ * across thread counts; save/load; predict on raw values.
+ *
+ * Most problems use small-integer dual weights: every sum is then exact in
+ * double, so exact ties happen often and must be broken exactly as the
+ * plugin documents (lowest feature, then bin, then class).
+ */
+#include <criterion/criterion.h>
+/* testutil.h calls cr_fatal, which Criterion 2.4 only defines in its new
+ * assertion API; map it onto the classic one. */
+#ifndef cr_fatal
+#define cr_fatal(...) cr_assert_fail(__VA_ARGS__)
+#endif
 #include "testutil.h"
-Test(placeholder_stump, nothing) { cr_assert(1); }
+
+#include <math.h>
+
+static uint64_t rng_state;
+
+static void rng_seed(uint64_t s)
+{
+    rng_state = s * 0x9E3779B97F4A7C15ull + 1;
+}
+
+static double urand(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+static size_t irand(size_t n)
+{
+    return (size_t)(urand() * (double)n);
+}
+
+/* ---- a hand-built training set ------------------------------------------ */
+
+struct prob {
+    size_t m, d, k;
+    int *y;
+    float *x;        /* feature-major raw values       */
+    uint8_t *bins;   /* feature-major                  */
+    uint16_t *nbins;
+    float **cut;
+    struct bl_train tr;
+};
+
+/* Bin b of feature f holds the raw value cut[f][b] (the top of the bin, so
+ * bins are full of ties) or something just inside it; bin 0 may hold NaN.
+ * Feature nb[f] = 1 has no cut; some bins are left empty. */
+static struct prob *make_prob(size_t m, size_t d, size_t k, unsigned maxbins, uint64_t seed)
+{
+    rng_seed(seed);
+    struct prob *P = calloc(1, sizeof *P);
+    P->m = m, P->d = d, P->k = k;
+    P->y = malloc(m * sizeof *P->y);
+    P->x = malloc(m * d * sizeof *P->x);
+    P->bins = malloc(m * d);
+    P->nbins = malloc(d * sizeof *P->nbins);
+    P->cut = malloc(d * sizeof *P->cut);
+    for (size_t i = 0; i < m; i++)
+        P->y[i] = (int)irand(k);
+    for (size_t f = 0; f < d; f++) {
+        unsigned nb = f == 0 ? 1 : 2 + (unsigned)irand(maxbins - 1);
+        P->nbins[f] = (uint16_t)nb;
+        P->cut[f] = malloc((nb ? nb : 1) * sizeof(float));
+        float v = (float)(urand() * 4 - 2);
+        for (unsigned b = 0; b + 1 < nb; b++) {
+            v += (float)(0.25 + urand());
+            P->cut[f][b] = v;
+        }
+        unsigned empty = nb > 3 ? 1 + (unsigned)irand(nb - 2) : 999; /* one empty inner bin */
+        for (size_t i = 0; i < m; i++) {
+            unsigned b;
+            do
+                b = (unsigned)irand(nb);
+            while (b == empty);
+            P->bins[f * m + i] = (uint8_t)b;
+            float *xv = &P->x[f * m + i];
+            if (b + 1 < nb)
+                *xv = urand() < 0.5 ? P->cut[f][b] : nextafterf(P->cut[f][b], -INFINITY);
+            else
+                *xv = nb > 1 ? P->cut[f][nb - 2] + 1.0f : 0.0f;
+            if (b == 0 && f % 3 == 1 && urand() < 0.3)
+                *xv = NAN;
+        }
+    }
+    P->tr.m = m, P->tr.d = d, P->tr.k = k;
+    P->tr.y = P->y;
+    P->tr.X.m = m, P->tr.X.d = d, P->tr.X.x = P->x;
+    P->tr.Q.m = m, P->tr.Q.d = d, P->tr.Q.bins = P->bins, P->tr.Q.nbins = P->nbins;
+    P->tr.Q.cut = (const float *const *)P->cut;
+    return P;
+}
+
+static void free_prob(struct prob *P)
+{
+    for (size_t f = 0; f < P->d; f++)
+        free(P->cut[f]);
+    free(P->cut), free(P->nbins), free(P->bins), free(P->x), free(P->y);
+    free(P);
+}
+
+/* Small-integer weights (exact sums).  zero_sum: each row sums to 0 like the
+ * c_ir of a margin loss (c_{i,y_i} = sum of the others' magnitudes). */
+static double *int_weights(const struct prob *P, size_t c, int zero_sum)
+{
+    double *G = malloc(P->m * c * sizeof *G);
+    for (size_t i = 0; i < P->m; i++) {
+        double tot = 0;
+        for (size_t r = 0; r < c; r++) {
+            G[i * c + r] = (double)((int)irand(21) - 10);
+            tot += G[i * c + r];
+        }
+        if (zero_sum && c > 1) {
+            size_t yi = (size_t)P->y[i] % c;
+            G[i * c + yi] -= tot;
+        }
+    }
+    return G;
+}
+
+/* ---- plugin access ------------------------------------------------------- */
+
+static const struct bl_plugin *plug(void)
+{
+    return test_plugin("plugins/weak/stump", "stump");
+}
+
+static void *learner(const struct bl_host *host, const struct bl_train *tr, int crit)
+{
+    const struct bl_plugin *p = plug();
+    union bl_value v[2];
+    char err[BL_ERR_MAX] = "";
+    test_defaults(p, v);
+    cr_assert_eq(p->nparams, 1);
+    cr_assert_str_eq(p->params[0].name, "criterion");
+    v[0].choice = crit;
+    void *L = ((const struct bl_weak_ops *)p->ops)->create(host, v, tr, err);
+    cr_assert_not_null(L, "create: %s", err);
+    return L;
+}
+
+static const struct bl_weak_ops *ops(void)
+{
+    return plug()->ops;
+}
+
+struct answer {
+    int ok;
+    double edge;
+    void *hyp;
+    double *out;
+    char text[128];
+};
+
+static struct answer fit(void *L, const struct prob *P, const double *G, size_t c)
+{
+    struct answer A = {0};
+    struct bl_fit_request rq = {G, c, NULL, 42};
+    struct bl_fit_result rs = {0};
+    char err[BL_ERR_MAX] = "";
+    A.out = malloc(P->m * c * sizeof *A.out);
+    rs.out = A.out;
+    A.ok = ops()->fit(L, &rq, &rs, err) == 0;
+    if (A.ok) {
+        cr_assert_eq(rs.outdim, 1);
+        cr_assert_eq(ops()->outdim(rs.hyp), 1);
+        A.edge = rs.edge;
+        A.hyp = rs.hyp;
+        int n = ops()->save(A.hyp, A.text, sizeof A.text);
+        cr_assert(n > 0 && (size_t)n < sizeof A.text);
+    } else {
+        size_t n = strnlen(err, sizeof A.text - 1);
+        memcpy(A.text, err, n);
+        A.text[n] = 0;
+    }
+    return A;
+}
+
+static void drop(struct answer *A)
+{
+    if (A->hyp)
+        ops()->free_hyp(A->hyp);
+    free(A->out);
+}
+
+/* ---- brute force over raw values ----------------------------------------- */
+
+struct brute {
+    double edge;
+    size_t f;
+    float t;
+    int pol;
+};
+
+/* Every (f, cut, class, pol) in that order, strictly better wins; h from
+ * the raw values (NaN left), constant h skipped. */
+static struct brute brute_force(const struct prob *P, const double *G, size_t c, int l2)
+{
+    struct brute B = {-1, 0, 0, 0};
+    size_t m = P->m;
+    double *h = malloc(m * sizeof *h), *sc = malloc(c * sizeof *sc);
+    for (size_t f = 0; f < P->d; f++)
+        for (unsigned b = 0; b + 1 < P->nbins[f]; b++) {
+            float t = P->cut[f][b];
+            size_t nright = 0;
+            for (size_t i = 0; i < m; i++) {
+                h[i] = P->x[f * m + i] > t ? 1.0 : -1.0;
+                nright += h[i] > 0;
+            }
+            if (nright == 0 || nright == m)
+                continue;
+            for (size_t r = 0; r < c; r++) {
+                sc[r] = 0;
+                for (size_t i = 0; i < m; i++)
+                    sc[r] += G[i * c + r] * h[i];
+            }
+            if (l2) { /* the polarity does not matter: +1 */
+                double q = 0;
+                for (size_t r = 0; r < c; r++)
+                    q += sc[r] * sc[r];
+                if (q > B.edge)
+                    B = (struct brute){q, f, t, 1};
+            } else { /* class before polarity: ties go to the lowest class */
+                for (size_t r = 0; r < c; r++)
+                    for (int pol = 1; pol >= -1; pol -= 2)
+                        if (pol * sc[r] > B.edge)
+                            B = (struct brute){pol * sc[r], f, t, pol};
+            }
+        }
+    if (l2 && B.edge >= 0)
+        B.edge = sqrt(B.edge);
+    free(h), free(sc);
+    return B;
+}
+
+static void expect_text(const struct brute *B, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "f=%zu t=%.9g pol=%d", B->f, (double)B->t, B->pol);
+}
+
+/* The answer's outputs: +-1, equal to predict on the raw training values. */
+static void check_outputs(const struct prob *P, const struct answer *A)
+{
+    double *pr = malloc(P->m * sizeof *pr);
+    ops()->predict(A->hyp, &P->tr.X, pr);
+    for (size_t i = 0; i < P->m; i++) {
+        cr_assert(A->out[i] == 1.0 || A->out[i] == -1.0, "output %zu = %g", i, A->out[i]);
+        cr_assert_eq(A->out[i], pr[i], "training output %zu (%g) differs from predict (%g) [%s]", i,
+                     A->out[i], pr[i], A->text);
+    }
+    free(pr);
+}
+
+static void check_against_brute(size_t m, size_t d, size_t k, unsigned maxbins, int crit,
+                                int zero_sum, uint64_t seed)
+{
+    struct prob *P = make_prob(m, d, k, maxbins, seed);
+    void *L = learner(&test_host, &P->tr, crit);
+    size_t cs[3] = {k, 1, 17};
+    for (size_t ci = 0; ci < 3; ci++) {
+        size_t c = cs[ci];
+        double *G = int_weights(P, c, zero_sum);
+        struct brute B = brute_force(P, G, c, crit == 1);
+        struct answer A = fit(L, P, G, c);
+        cr_assert(A.ok, "fit failed: %s", A.text);
+        char want[128];
+        expect_text(&B, want, sizeof want);
+        cr_assert_eq(A.edge, B.edge, "seed %llu c=%zu crit=%d: edge %.17g, brute force %.17g",
+                     (unsigned long long)seed, c, crit, A.edge, B.edge);
+        cr_assert_str_eq(A.text, want, "seed %llu c=%zu crit=%d: chose %s, brute force %s",
+                         (unsigned long long)seed, c, crit, A.text, want);
+        check_outputs(P, &A);
+        /* the edge is what the outputs achieve */
+        double e = crit == 1 ? 0 : -HUGE_VAL;
+        for (size_t r = 0; r < c; r++) {
+            double s = 0;
+            for (size_t i = 0; i < m; i++)
+                s += G[i * c + r] * A.out[i];
+            if (crit == 1)
+                e += s * s;
+            else if (s > e)
+                e = s;
+        }
+        if (crit == 1)
+            e = sqrt(e);
+        cr_assert_eq(e, A.edge, "outputs reach %.17g, edge says %.17g", e, A.edge);
+        drop(&A);
+        free(G);
+    }
+    ops()->destroy(L);
+    free_prob(P);
+}
+
+Test(stump, brute_force_max)
+{
+    for (uint64_t s = 1; s <= 40; s++)
+        check_against_brute(8 + (size_t)(s % 5) * 9, 5, 2 + (size_t)(s % 4), 6, 0, 0, s);
+}
+
+Test(stump, brute_force_max_zero_sum)
+{
+    for (uint64_t s = 100; s < 140; s++)
+        check_against_brute(10 + (size_t)(s % 7) * 6, 6, 2 + (size_t)(s % 5), 5, 0, 1, s);
+}
+
+Test(stump, brute_force_l2)
+{
+    for (uint64_t s = 200; s < 240; s++)
+        check_against_brute(8 + (size_t)(s % 5) * 9, 5, 2 + (size_t)(s % 4), 6, 1, s % 2, s);
+}
+
+Test(stump, brute_force_many_bins)
+{
+    for (uint64_t s = 300; s < 306; s++) {
+        check_against_brute(600, 4, 3, 256, 0, 1, s);
+        check_against_brute(600, 4, 10, 256, 1, 1, s);
+    }
+}
+
+/* Real-valued weights: same choice and edge to rounding. */
+Test(stump, brute_force_real_weights)
+{
+    for (uint64_t s = 400; s < 420; s++) {
+        struct prob *P = make_prob(50, 6, 4, 8, s);
+        void *L = learner(&test_host, &P->tr, 0);
+        double *G = malloc(P->m * 4 * sizeof *G);
+        for (size_t j = 0; j < P->m * 4; j++)
+            G[j] = urand() - 0.5;
+        struct brute B = brute_force(P, G, 4, 0);
+        struct answer A = fit(L, P, G, 4);
+        cr_assert(A.ok);
+        cr_assert(fabs(A.edge - B.edge) <= 1e-12, "edge %.17g vs %.17g", A.edge, B.edge);
+        char want[128];
+        expect_text(&B, want, sizeof want);
+        cr_assert_str_eq(A.text, want);
+        check_outputs(P, &A);
+        drop(&A);
+        free(G);
+        ops()->destroy(L);
+        free_prob(P);
+    }
+}
+
+/* ---- tie-breaking, constants, determinism -------------------------------- */
+
+/* Two identical features: the lower one wins. */
+Test(stump, tie_lowest_feature)
+{
+    struct prob *P = make_prob(30, 3, 3, 5, 7);
+    /* make feature 2 a copy of feature 1 */
+    P->nbins[2] = P->nbins[1];
+    for (unsigned b = 0; b + 1 < P->nbins[1]; b++)
+        P->cut[2][b] = P->cut[1][b];
+    memcpy(P->bins + 2 * P->m, P->bins + P->m, P->m);
+    memcpy(P->x + 2 * P->m, P->x + P->m, P->m * sizeof(float));
+    /* weights that only feature 1/2 can explain: +1 right of cut 0, -1 left */
+    double *G = malloc(P->m * 3 * sizeof *G);
+    for (size_t i = 0; i < P->m; i++)
+        for (size_t r = 0; r < 3; r++)
+            G[i * 3 + r] = (P->bins[P->m + i] > 0 ? 1.0 : -1.0) * (r == 1 ? 1.0 : 0.25);
+    void *L = learner(&test_host, &P->tr, 0);
+    struct answer A = fit(L, P, G, 3);
+    cr_assert(A.ok);
+    cr_assert_eq(strncmp(A.text, "f=1 ", 4), 0, "expected feature 1, got %s", A.text);
+    cr_assert_eq(A.edge, (double)P->m);
+    drop(&A);
+    /* negated weights: same split, other polarity */
+    for (size_t j = 0; j < P->m * 3; j++)
+        G[j] = -G[j];
+    A = fit(L, P, G, 3);
+    cr_assert(strstr(A.text, "pol=-1") && strncmp(A.text, "f=1 ", 4) == 0, "%s", A.text);
+    drop(&A);
+    free(G);
+    ops()->destroy(L);
+    free_prob(P);
+}
+
+/* A split that leaves every training example on one side is not a stump;
+ * a training set where every split is like that is an error. */
+Test(stump, constant_stumps_excluded)
+{
+    struct prob *P = make_prob(20, 2, 2, 4, 9);
+    /* feature 1: 3 bins, everything in bins 0..1 -> only the cut after bin 0 */
+    P->nbins[1] = 3;
+    for (size_t i = 0; i < P->m; i++) {
+        P->bins[P->m + i] = (uint8_t)(i % 2);
+        P->x[P->m + i] = i % 2 ? P->cut[1][0] + 0.5f : P->cut[1][0] - 0.5f;
+    }
+    P->cut[1][1] = P->cut[1][0] + 1.0f;
+    double *G = malloc(P->m * 2 * sizeof *G);
+    for (size_t i = 0; i < P->m; i++) {
+        G[2 * i] = 1.0; /* all on class 0: any split with everything right scores m */
+        G[2 * i + 1] = -1.0;
+    }
+    void *L = learner(&test_host, &P->tr, 0);
+    struct answer A = fit(L, P, G, 2);
+    cr_assert(A.ok, "%s", A.text);
+    char want[64];
+    snprintf(want, sizeof want, "f=1 t=%.9g pol=1", (double)P->cut[1][0]);
+    cr_assert_str_eq(A.text, want);
+    cr_assert_eq(A.edge, 0.0, "G sums to m on every side split evenly: %g", A.edge);
+    drop(&A);
+    ops()->destroy(L);
+    /* now feature 1 all in bin 0 too: nothing splits */
+    memset(P->bins + P->m, 0, P->m);
+    L = learner(&test_host, &P->tr, 0);
+    A = fit(L, P, G, 2);
+    cr_assert(!A.ok, "a training set with only constant features must be refused");
+    cr_assert(strlen(A.text) > 0);
+    drop(&A);
+    ops()->destroy(L);
+    free(G);
+    free_prob(P);
+}
+
+Test(stump, deterministic_across_threads)
+{
+    struct prob *P = make_prob(3000, 60, 7, 64, 11);
+    double *G = malloc(P->m * 7 * sizeof *G);
+    for (size_t j = 0; j < P->m * 7; j++)
+        G[j] = urand() - 0.5;
+    for (int crit = 0; crit < 2; crit++) {
+        struct answer ref = {0};
+        for (int th = 1; th <= 4; th++) {
+            struct bl_host host = test_host;
+            host.threads = th;
+            void *L = learner(&host, &P->tr, crit);
+            for (int rep = 0; rep < 2; rep++) {
+                struct answer A = fit(L, P, G, 7);
+                cr_assert(A.ok);
+                if (!ref.hyp) {
+                    ref = A;
+                    continue;
+                }
+                cr_assert_eq(A.edge, ref.edge, "threads %d: edge %.17g vs %.17g", th, A.edge, ref.edge);
+                cr_assert_str_eq(A.text, ref.text);
+                cr_assert_eq(memcmp(A.out, ref.out, P->m * sizeof *A.out), 0);
+                drop(&A);
+            }
+            ops()->destroy(L);
+        }
+        drop(&ref);
+    }
+    free(G);
+    free_prob(P);
+}
+
+/* ---- hypotheses on their own ---------------------------------------------- */
+
+Test(stump, save_load_roundtrip)
+{
+    struct prob *P = make_prob(200, 8, 5, 16, 21);
+    void *L = learner(&test_host, &P->tr, 0);
+    for (int rep = 0; rep < 5; rep++) {
+        double *G = int_weights(P, 5, 1);
+        struct answer A = fit(L, P, G, 5);
+        char err[BL_ERR_MAX] = "";
+        void *h = ops()->load(A.text, P->d, err);
+        cr_assert_not_null(h, "load \"%s\": %s", A.text, err);
+        char again[128];
+        ops()->save(h, again, sizeof again);
+        cr_assert_str_eq(again, A.text);
+        double *p1 = malloc(P->m * sizeof *p1), *p2 = malloc(P->m * sizeof *p2);
+        ops()->predict(A.hyp, &P->tr.X, p1);
+        ops()->predict(h, &P->tr.X, p2);
+        cr_assert_eq(memcmp(p1, p2, P->m * sizeof *p1), 0);
+        free(p1), free(p2);
+        ops()->free_hyp(h);
+        drop(&A);
+        free(G);
+    }
+    ops()->destroy(L);
+    free_prob(P);
+}
+
+/* The threshold comes back bit for bit: predict flips exactly between the
+ * threshold and the next float up. */
+Test(stump, threshold_bit_exact)
+{
+    const float ts[] = {0.1f, -0.3f, 1e-30f, -1e-45f, 3.4e38f, 16777217.0f, 0.0f, -0.0f,
+                        1.0f / 3.0f, 123456.789f, -2.5e-8f};
+    for (size_t j = 0; j < sizeof ts / sizeof ts[0]; j++) {
+        char text[64], err[BL_ERR_MAX] = "";
+        snprintf(text, sizeof text, "f=1 t=%.9g pol=-1", (double)ts[j]);
+        void *h = ops()->load(text, 2, err);
+        cr_assert_not_null(h, "%s: %s", text, err);
+        float x[6] = {0, 0, 0, ts[j], nextafterf(ts[j], INFINITY), NAN};
+        x[2] = nextafterf(ts[j], -INFINITY);
+        struct bl_matrix X = {3, 2, x}; /* feature 1 = x[3..5] */
+        double out[3];
+        ops()->predict(h, &X, out);
+        cr_assert_eq(out[0], 1.0, "%s: at t, left (-pol)", text);
+        cr_assert_eq(out[1], -1.0, "%s: above t, right (pol)", text);
+        cr_assert_eq(out[2], 1.0, "%s: NaN goes left", text);
+        char again[64];
+        ops()->save(h, again, sizeof again);
+        cr_assert_str_eq(again, text);
+        ops()->free_hyp(h);
+    }
+}
+
+Test(stump, load_refuses_malformed)
+{
+    const char *bad[] = {"", "f=1", "f=1 t=0.5", "f=1 t=0.5 pol=", "f=1 t=0.5 pol=0",
+                         "f=1 t=0.5 pol=2", "f=1 t=0.5 pol=-2", "f=-1 t=0.5 pol=1",
+                         "f=x t=0.5 pol=1", "f=1 t=abc pol=1", "f=1 t=nan pol=1",
+                         "f=1 t=0.5 pol=1 x", "f=1  t=0.5 pol=1", "f=1 t= 0.5 pol=1",
+                         "f=10 t=0.5 pol=1", "f=99999999999999999999999 t=0 pol=1",
+                         "t=0.5 f=1 pol=1", "f=1 t=1e99 pol=1", "F=1 t=0.5 pol=1",
+                         "f=1 t=0.5 pol=1.5"};
+    for (size_t j = 0; j < sizeof bad / sizeof bad[0]; j++) {
+        char err[BL_ERR_MAX] = "";
+        void *h = ops()->load(bad[j], 10, err);
+        cr_assert_null(h, "accepted \"%s\"", bad[j]);
+        cr_assert(strlen(err) > 0, "no message for \"%s\"", bad[j]);
+    }
+    char err[BL_ERR_MAX] = "";
+    void *h = ops()->load("f=10 t=0.5 pol=1", 10, err);
+    cr_assert_null(h);
+    cr_assert(strstr(err, "range"), "message should say the feature is out of range: %s", err);
+    h = ops()->load("f=9 t=0.5 pol=1", 10, err);
+    cr_assert_not_null(h, "%s", err);
+    ops()->free_hyp(h);
+    h = ops()->load("f=0 t=-7 pol=-1\n", 1, err);
+    cr_assert_not_null(h, "a trailing newline is fine: %s", err);
+    ops()->free_hyp(h);
+}
+
+Test(stump, descriptor)
+{
+    const struct bl_plugin *p = plug();
+    cr_assert_eq(p->role, BL_ROLE_WEAK);
+    cr_assert_eq(p->sdk_version, BL_SDK_VERSION);
+    cr_assert_str_eq(p->params[0].def, "max");
+    cr_assert_str_eq(p->params[0].choices, "max|l2");
+}

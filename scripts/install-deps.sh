@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Install the Debian 12 packages boostlab needs to build, test and run its
+# experiments; only the missing ones, and nothing when all are there.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential autoconf automake libtool pkg-config  # toolchain, autotools
+  libinih-dev       # INI experiment files
+  libgsl-dev        # random numbers, statistics
+  zlib1g-dev        # gzip-compressed data, model checksums
+  liblbfgsb-dev     # L-BFGS-B coefficient solver
+  libcriterion-dev  # unit tests
+  dataset-fashion-mnist  # the large benchmark (IDX files)
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  [[ $p == \#* ]] && continue
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  SUDO="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
