@@ -32,20 +32,21 @@ static float key_float(uint32_t k)
     return v;
 }
 
-/* LSD radix sort of n keys, 8 bits a pass; passes where every key has the
- * same byte are skipped (common: small integers, pixels).  The result ends
- * in a or tmp; returns which. */
-static uint32_t *radix_sort(uint32_t *a, uint32_t *tmp, size_t n)
+/* LSD radix sort of n (key << 32 | row) pairs on the key, 8 bits a pass;
+ * passes where every key has the same byte are skipped (common: small
+ * integers, pixels).  The result ends in a or tmp; returns which. */
+static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, size_t n)
 {
     size_t cnt[4][256];
     memset(cnt, 0, sizeof cnt);
     for (size_t i = 0; i < n; i++)
         for (int b = 0; b < 4; b++)
-            cnt[b][(a[i] >> (8 * b)) & 0xff]++;
-    uint32_t *src = a, *dst = tmp;
+            cnt[b][(a[i] >> (32 + 8 * b)) & 0xff]++;
+    uint64_t *src = a, *dst = tmp;
     for (int b = 0; b < 4; b++) {
         size_t *c = cnt[b];
-        if (n == 0 || c[(src[0] >> (8 * b)) & 0xff] == n)
+        int sh = 32 + 8 * b;
+        if (n == 0 || c[(src[0] >> sh) & 0xff] == n)
             continue;
         size_t sum = 0;
         for (int j = 0; j < 256; j++) {
@@ -54,8 +55,8 @@ static uint32_t *radix_sort(uint32_t *a, uint32_t *tmp, size_t n)
             sum += t;
         }
         for (size_t i = 0; i < n; i++)
-            dst[c[(src[i] >> (8 * b)) & 0xff]++] = src[i];
-        uint32_t *t = src;
+            dst[c[(src[i] >> sh) & 0xff]++] = src[i];
+        uint64_t *t = src;
         src = dst;
         dst = t;
     }
@@ -71,22 +72,6 @@ static float cut_between(float lo, float hi)
     if (!(c >= lo && c < hi))
         c = lo;
     return c;
-}
-
-/* Bin of v: the number of cuts below it (branch-free binary search); NaN
- * (missing) goes to bin 0. */
-static uint8_t bin_of(const float *cut, size_t ncut, float v)
-{
-    if (ncut == 0 || isnan(v))
-        return 0;
-    const float *base = cut;
-    size_t n = ncut;
-    while (n > 1) {
-        size_t half = n / 2;
-        base = base[half - 1] < v ? base + half : base;
-        n -= half;
-    }
-    return (uint8_t)((size_t)(base - cut) + (base[0] < v));
 }
 
 /* Group nd distinct values (with counts cnt, total n) into at most max_bins
@@ -131,6 +116,8 @@ int bl_quantize(const bl_dataset *ds, int max_bins, bl_qview *q, bl_error *err)
     if (max_bins < 2 || max_bins > 256)
         return bl_errf(err, "quantize: max_bins must be in 2..256, got %d", max_bins);
     size_t m = ds->m, d = ds->d;
+    if (m > UINT32_MAX)
+        return bl_errf(err, "quantize: %zu rows is more than this code handles (2^32 - 1)", m);
     q->m = m;
     q->d = d;
     q->bins = bl_xmalloc(m * d * sizeof *q->bins);
@@ -139,42 +126,55 @@ int bl_quantize(const bl_dataset *ds, int max_bins, bl_qview *q, bl_error *err)
 
 #pragma omp parallel if (d > 1 && m * d > 100000)
     {
-        uint32_t *keys = bl_xmalloc(m * sizeof *keys);
-        uint32_t *tmp = bl_xmalloc(m * sizeof *tmp);
+        uint64_t *keys = bl_xmalloc(m * sizeof *keys);
+        uint64_t *tmp = bl_xmalloc(m * sizeof *tmp);
+        uint32_t *dist = bl_xmalloc(m * sizeof *dist);
         size_t *cnt = bl_xmalloc(m * sizeof *cnt);
         size_t *end = bl_xmalloc(((size_t)max_bins + 1) * sizeof *end);
 #pragma omp for schedule(dynamic, 1)
         for (size_t f = 0; f < d; f++) {
             const float *col = ds->x + f * m;
+            uint8_t *bins = q->bins + f * m;
             size_t n = 0;
-            for (size_t i = 0; i < m; i++)
-                if (!isnan(col[i]))
-                    keys[n++] = float_key(col[i]);
-            uint32_t *sorted = radix_sort(keys, tmp, n);
-            /* Distinct values (written over the sorted keys) with counts. */
+            for (size_t i = 0; i < m; i++) {
+                if (isnan(col[i]))
+                    bins[i] = 0; /* missing: bin 0 */
+                else
+                    keys[n++] = (uint64_t)float_key(col[i]) << 32 | i;
+            }
+            uint64_t *sorted = radix_sort(keys, tmp, n);
+            /* Distinct values with counts. */
             size_t nd = 0;
             for (size_t i = 0; i < n; i++) {
-                if (nd > 0 && sorted[nd - 1] == sorted[i]) {
+                uint32_t k = (uint32_t)(sorted[i] >> 32);
+                if (nd > 0 && dist[nd - 1] == k) {
                     cnt[nd - 1]++;
                 } else {
-                    sorted[nd] = sorted[i];
+                    dist[nd] = k;
                     cnt[nd++] = 1;
                 }
             }
             size_t nb = nd ? group_bins(cnt, nd, n, (size_t)max_bins, end) : 1;
             float *cut = bl_xmalloc((nb > 1 ? nb - 1 : 1) * sizeof *cut);
             for (size_t b = 0; b + 1 < nb; b++)
-                cut[b] = cut_between(key_float(sorted[end[b] - 1]), key_float(sorted[end[b]]));
+                cut[b] = cut_between(key_float(dist[end[b] - 1]), key_float(dist[end[b]]));
             q->cut[f] = cut;
             q->nbins[f] = (uint16_t)nb;
-            /* bin(v) = number of cuts below v: bin b holds cut[b-1] < v <= cut[b]. */
-            uint8_t *bins = q->bins + f * m;
-            size_t ncut = nb - 1;
-            for (size_t i = 0; i < m; i++)
-                bins[i] = bin_of(cut, ncut, col[i]);
+            /* Bins in sorted order.  Since lo <= cut < hi around every cut,
+             * bin b holds exactly the values v with cut[b-1] < v <= cut[b]:
+             * the same answer as testing raw values against the cuts. */
+            for (size_t i = 0, j = 0, b = 0; i < n; i++) {
+                uint32_t k = (uint32_t)(sorted[i] >> 32);
+                while (dist[j] != k)
+                    j++;
+                while (j >= end[b])
+                    b++;
+                bins[(uint32_t)sorted[i]] = (uint8_t)b;
+            }
         }
         free(keys);
         free(tmp);
+        free(dist);
         free(cnt);
         free(end);
     }

@@ -174,7 +174,18 @@ static void accumulate(const uint8_t *bf, size_t m, const double *G, size_t c, d
     ACC_CASE(1) ACC_CASE(2) ACC_CASE(3) ACC_CASE(4) ACC_CASE(5) ACC_CASE(6)
     ACC_CASE(7) ACC_CASE(8) ACC_CASE(9) ACC_CASE(10) ACC_CASE(11) ACC_CASE(12)
     ACC_CASE(13) ACC_CASE(14) ACC_CASE(15) ACC_CASE(16)
-    default: ACC_LOOP(c) break;
+    default: /* wide: fixed-size blocks of 8 columns, then the rest */
+        for (size_t i = 0; i < m; i++) {
+            double *h = hist + (size_t)bf[i] * c;
+            const double *g = G + i * c;
+            size_t r = 0;
+            for (; r + 8 <= c; r += 8)
+                for (size_t j = 0; j < 8; j++)
+                    h[r + j] += g[r + j];
+            for (; r < c; r++)
+                h[r] += g[r];
+        }
+        break;
     }
 }
 

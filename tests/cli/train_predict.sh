@@ -1,1 +1,27 @@
-exit 77
+# SPDX-License-Identifier: GPL-3.0-or-later
+# boostlab train / predict with a model file, and refusal of damaged models.
+. "$(dirname "$0")/lib.sh"
+
+"$BL" train --quiet --data "$SRC/data/pendigits.train.csv" --recipe mcboost-log \
+  --set shrinkage=1 --iterations 60 --model "$TMP/pen.model" 2>"$TMP/err" \
+  || fail "train exited $?: $(cat "$TMP/err")"
+head -1 "$TMP/pen.model" | grep -q '^boostlab-model 1$' || fail "model lacks its format line"
+grep -q '^algorithm shrinkage = 1$' "$TMP/pen.model" || fail "model lacks its provenance"
+"$BL" predict --model "$TMP/pen.model" --data "$SRC/data/pendigits.test.csv" \
+  --output "$TMP/pred" 2>"$TMP/err" || fail "predict exited $?: $(cat "$TMP/err")"
+n=$(wc -l <"$TMP/pred")
+[[ $n -eq 3498 ]] || fail "$n predictions, expected 3498"
+err=$(sed -n 's/.*error \([0-9.]*\)%.*/\1/p' "$TMP/err")
+awk -v e="$err" 'BEGIN { exit !(e > 0 && e < 25) }' || fail "test error '$err' is implausible"
+
+expect_fail 2 "needs --data, --recipe and --model" -- "$BL" train --data x.csv
+expect_fail 1 "no recipe named 'nope'" -- "$BL" train --data "$SRC/data/iris.csv" --recipe nope --model "$TMP/m"
+expect_fail 1 "--set shrinkage: .*out of range" -- "$BL" train --data "$SRC/data/iris.csv" --recipe mcboost-exp --set shrinkage=3 --model "$TMP/m"
+expect_fail 1 "has 4 features but the model" -- "$BL" predict --model "$TMP/pen.model" --data "$SRC/data/iris.csv"
+sed 's/^term 1 /term 7 /' "$TMP/pen.model" >"$TMP/edited.model"
+expect_fail 1 "checksum mismatch" -- "$BL" predict --model "$TMP/edited.model" --data "$SRC/data/pendigits.test.csv"
+head -c 2000 "$TMP/pen.model" >"$TMP/short.model"
+expect_fail 1 "truncated" -- "$BL" predict --model "$TMP/short.model" --data "$SRC/data/pendigits.test.csv"
+printf 'hello\n' >"$TMP/junk.model"
+expect_fail 1 "not a boostlab model file" -- "$BL" predict --model "$TMP/junk.model" --data "$SRC/data/pendigits.test.csv"
+finish

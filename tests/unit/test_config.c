@@ -94,7 +94,7 @@ Test(config, valid_experiment_with_recipe_and_overrides)
     bl_experiment_free(&ex);
 }
 
-Test(config, unknown_section) { refused(VALID_DATA VALID_ALGO "\n[algoritm x]\n", 5, "unknown section [algoritm x]"); }
+Test(config, unknown_section) { refused(VALID_DATA VALID_ALGO "\n[algoritm x]\n", 6, "unknown section [algoritm x]"); }
 Test(config, unknown_key_lists_accepted) { refused(VALID_DATA "fiel = x\n" VALID_ALGO, 3, "accepted: file, format"); }
 Test(config, unknown_experiment_key) { refused("[experiment]\nrepeat = 3\n" VALID_DATA VALID_ALGO, 2, "accepted: name"); }
 Test(config, unknown_plugin_lists_available) { refused(VALID_DATA "[algorithm a]\nloss = margin-xp\nweak = stump\nsolver = lbfgsb-row\n", 4, "available: margin-exp, margin-log"); }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Plugin loader: finding the in-tree plugins, and refusing broken ones with
  * a message that names the file. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "plugin/loader.h"

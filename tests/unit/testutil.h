@@ -36,7 +36,7 @@ static inline const struct bl_plugin *test_plugin(const char *rel, const char *n
     for (const struct bl_plugin *const *p = entry(&test_host); *p; p++)
         if (strcmp((*p)->name, name) == 0)
             return *p;
-    cr_fatal("plugin %s not in %s", name, path);
+    cr_assert_fail("plugin %s not in %s", name, path);
     return NULL;
 }
 
