@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,7 +115,8 @@ static int parse_value(const char *s, float *out, const char **why)
     }
     float f = (float)v;
     if (isinf(f) || (errno == ERANGE && fabs(v) > 1.0)) {
-        *why = "expected a number in the float range (about +-3.4e38), out of range";
+        *why = "value out of range: expected a number within the float range (about "
+               "+-3.4e38)";
         return -1;
     }
     *out = f; /* values below the float range become 0 or denormals */
@@ -207,6 +209,13 @@ int bl_read_csv(const char *path, const bl_csv_opts *opts, bl_classes *classes,
                 "columns too; is the delimiter '%c' right?)", path, ln, hdr.f[lab], delim);
         goto fail;
     }
+    /* A word in a feature column of a file without a "label" column is
+     * most likely the label: say which column was taken for it. */
+    int default_label = (!opts || !opts->label) && strcmp(hdr.f[lab], "label") != 0;
+    char default_hint[160];
+    snprintf(default_hint, sizeof default_hint, " (no column is named 'label', so column 1 "
+             "'%.40s' was taken as the label; choose the label column by name or index)",
+             hdr.f[lab]);
     d = ncol - 1;
     names = bl_xmalloc(d * sizeof *names);
     for (size_t j = 0, f = 0; j < ncol; j++)
@@ -261,8 +270,8 @@ int bl_read_csv(const char *path, const bl_csv_opts *opts, bl_classes *classes,
                 continue;
             }
             if (parse_value(s, dst++, &why) < 0) {
-                bl_errf(err, "%s:%zu: column %zu (%s): %s, got '%.*s%s'", path, ln, j + 1,
-                        hdr.f[j], why, SHOW(s));
+                bl_errf(err, "%s:%zu: column %zu (%s): %s, got '%.*s%s'%s", path, ln, j + 1,
+                        hdr.f[j], why, SHOW(s), default_label ? default_hint : "");
                 goto fail;
             }
         }

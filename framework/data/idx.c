@@ -27,6 +27,19 @@ typedef struct idx_file {
     size_t offset;  /* bytes of decompressed data consumed */
 } idx_file;
 
+/* zlib's message without the "PATH: " it puts in front. */
+static const char *zlib_msg(const char *path, const char *zmsg, int zerr)
+{
+    size_t n = strlen(path);
+    if (zerr == Z_ERRNO)
+        return strerror(errno);
+    if (!zmsg || !*zmsg)
+        return "unknown error";
+    if (strncmp(zmsg, path, n) == 0 && zmsg[n] == ':' && zmsg[n + 1] == ' ')
+        return zmsg + n + 2;
+    return zmsg;
+}
+
 /* Read up to n bytes; returns how many were read (short at end of data), or
  * (size_t)-1 with err set on corrupt or truncated gzip data. */
 static size_t read_some(idx_file *f, void *buf, size_t n, bl_error *err)
@@ -38,10 +51,9 @@ static size_t read_some(idx_file *f, void *buf, size_t n, bl_error *err)
         int zerr = Z_OK;
         const char *zmsg = gzerror(f->gz, &zerr);
         if (r < 0 || (zerr != Z_OK && zerr != Z_BUF_ERROR)) {
-            if (zerr == Z_ERRNO)
-                zmsg = strerror(errno);
-            bl_errf(err, "%s: read error at byte offset %zu (corrupt gzip data?): %s",
-                    f->path, f->offset + got, zmsg && *zmsg ? zmsg : "unknown error");
+            bl_errf(err, "%s: %s at or after byte offset %zu: %s", f->path,
+                    zerr == Z_ERRNO ? "read error" : "corrupt gzip data", f->offset + got,
+                    zlib_msg(f->path, zmsg, zerr));
             return (size_t)-1;
         }
         if (r == 0) {

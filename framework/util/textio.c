@@ -50,6 +50,19 @@ bl_lines *bl_lines_open(const char *path, bl_error *err)
     return r;
 }
 
+/* zlib's message without the "PATH: " it puts in front. */
+static const char *zlib_msg(const char *path, const char *zmsg, int zerr)
+{
+    size_t n = strlen(path);
+    if (zerr == Z_ERRNO)
+        return strerror(errno);
+    if (!zmsg || !*zmsg)
+        return "unknown error";
+    if (strncmp(zmsg, path, n) == 0 && zmsg[n] == ':' && zmsg[n + 1] == ' ')
+        return zmsg + n + 2;
+    return zmsg;
+}
+
 /* Read more data after buf[end), first moving the pending part to the front
  * and growing the buffer when the pending part fills it.  Returns the
  * number of bytes read (0 at end of file) or -1 with err set. */
@@ -71,12 +84,12 @@ static int fill(bl_lines *r, bl_error *err)
     int n = gzread(r->gz, r->buf + r->end, (unsigned)want);
     int zerr = Z_OK;
     const char *zmsg = gzerror(r->gz, &zerr);
-    if (n < 0 || (zerr != Z_OK && zerr != Z_BUF_ERROR)) {
-        if (zerr == Z_ERRNO)
-            zmsg = strerror(errno);
-        return bl_errf(err, "%s:%zu: read error (corrupt gzip data?): %s", r->path,
-                       r->lineno + 1, zmsg && *zmsg ? zmsg : "unknown error");
-    }
+    if (n < 0 || (zerr != Z_OK && zerr != Z_BUF_ERROR))
+        /* zlib drops the output of a read that fails, so the fault lies
+         * somewhere in the data after the lines already returned. */
+        return bl_errf(err, "%s:%zu: %s at or after this line: %s", r->path, r->lineno + 1,
+                       zerr == Z_ERRNO ? "read error" : "corrupt gzip data",
+                       zlib_msg(r->path, zmsg, zerr));
     if (n == 0) {
         /* zlib reports a gzip stream cut short (no end marker or trailer)
          * only as Z_BUF_ERROR once the input is exhausted. */

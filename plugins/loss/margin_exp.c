@@ -122,7 +122,7 @@ struct mexp_row {
     size_t k;
     double logm;
     double *la;   /* 2 * k * k */
-    double *t;    /* scratch: term values, 2 * k * k */
+    double *t;    /* scratch for row_eval (so one caller at a time), 2 * k * k */
 };
 
 static void mexp_row_free(void *row)

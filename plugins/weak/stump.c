@@ -301,8 +301,9 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
     h->pol = B->pol;
     const uint8_t *bins = Q->bins + bf * m;
     double pos = (double)h->pol;
-    for (size_t i = 0; i < m; i++)
-        res->out[i] = bins[i] > (unsigned)B->b ? pos : -pos;
+    if (res->out)
+        for (size_t i = 0; i < m; i++)
+            res->out[i] = bins[i] > (unsigned)B->b ? pos : -pos;
     res->hyp = h;
     res->outdim = 1;
     res->edge = S->criterion == CRIT_L2 ? sqrt(be) : be;

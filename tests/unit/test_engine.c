@@ -271,3 +271,52 @@ Test(engine, model_file_round_trip_and_refusals)
     bl_algo_free(&a);
     release(&p);
 }
+
+/* Totally corrective mode: after the last iteration every coefficient of
+ * every row satisfies the KKT conditions of min L(F(W)) + nu sum W, W >= 0. */
+Test(engine, totally_corrective_solution_is_kkt_optimal)
+{
+    problem p;
+    prepare(&p, 150, 3, 3, 0.9, 16);
+    const char *sets[] = {"solver", "lbfgsb-tc", "nu", "1e-3", "solver.pgtol", "1e-9",
+                          "solver.ftol", "0", "solver.max_iter", "1000", NULL};
+    bl_algo_spec a;
+    algo(&a, "margin-log", sets);
+    bl_model mo;
+    bl_curve cv;
+    train(&a, &p, 8, &mo, &cv);
+    for (size_t j = 1; j < cv.n; j++)
+        cr_assert_leq(cv.train_loss[j], cv.train_loss[j - 1] + 1e-9);
+    size_t m = p.ds.m, k = p.ds.k;
+    double *F = malloc(m * k * sizeof *F), *G = malloc(m * k * sizeof *G);
+    double *out = malloc(m * k * sizeof *out);
+    struct bl_matrix X = {m, p.ds.d, p.ds.x};
+    bl_model_scores(&mo, &X, F);
+    const struct bl_loss_ops *lo = a.loss.plugin->ops;
+    const struct bl_weak_ops *wo = a.weak.plugin->ops;
+    char msg[BL_ERR_MAX];
+    void *loss = lo->create(&test_host, a.loss.v, msg);
+    lo->eval(loss, p.ds.y, m, k, F, G);
+    for (size_t t = 0; t < mo.t; t++) {
+        wo->predict(mo.term[t].hyp, &X, out);
+        for (size_t r = 0; r < k; r++) {
+            double g = 1e-3; /* nu */
+            for (size_t i = 0; i < m; i++)
+                g += out[i] * G[i * k + r];
+            double w = mo.term[t].w[r];
+            cr_assert_geq(w, 0);
+            if (w > 1e-6)
+                cr_assert_float_eq(g, 0, 1e-5, "term %zu class %zu: w %g, gradient %g", t, r, w, g);
+            else
+                cr_assert_geq(g, -1e-5, "term %zu class %zu at the bound: gradient %g", t, r, g);
+        }
+    }
+    lo->destroy(loss);
+    free(F);
+    free(G);
+    free(out);
+    bl_curve_free(&cv);
+    bl_model_free(&mo);
+    bl_algo_free(&a);
+    release(&p);
+}

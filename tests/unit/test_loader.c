@@ -32,6 +32,7 @@ Test(loader, finds_in_tree_plugins_by_role)
     cr_assert_not_null(bl_registry_find(&reg, "margin-log", BL_ROLE_LOSS));
     cr_assert_not_null(bl_registry_find(&reg, "stump", BL_ROLE_WEAK));
     cr_assert_not_null(bl_registry_find(&reg, "lbfgsb-row", BL_ROLE_SOLVER));
+    cr_assert_not_null(bl_registry_find(&reg, "lbfgsb-tc", BL_ROLE_SOLVER));
     cr_assert_null(bl_registry_find(&reg, "stump", BL_ROLE_LOSS), "role must match");
     const char *f = bl_registry_file_of(&reg, bl_registry_find(&reg, "stump", 0));
     cr_assert(strstr(f, "stump.so"), "file %s", f);

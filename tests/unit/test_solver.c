@@ -6,11 +6,6 @@
  * k = 2 AdaBoost closed form of spec §5.3 with the margin-exp loss.
  */
 #include <criterion/criterion.h>
-/* testutil.h calls cr_fatal, which Criterion 2.4 only defines in its new
- * assertion API; map it onto the classic one. */
-#ifndef cr_fatal
-#define cr_fatal(...) cr_assert_fail(__VA_ARGS__)
-#endif
 #include "testutil.h"
 
 #include <math.h>
@@ -34,7 +29,7 @@ static double urand(void)
 
 static const struct bl_plugin *plug(void)
 {
-    return test_plugin("plugins/solver/lbfgsb_row", "lbfgsb-row");
+    return test_plugin("plugins/solver/lbfgsb", "lbfgsb-row");
 }
 
 static const struct bl_solver_ops *sops(void)

@@ -11,11 +11,6 @@
  * plugin documents (lowest feature, then bin, then class).
  */
 #include <criterion/criterion.h>
-/* testutil.h calls cr_fatal, which Criterion 2.4 only defines in its new
- * assertion API; map it onto the classic one. */
-#ifndef cr_fatal
-#define cr_fatal(...) cr_assert_fail(__VA_ARGS__)
-#endif
 #include "testutil.h"
 
 #include <math.h>

@@ -54,6 +54,10 @@ write("idx/cut-labels-idx1-ubyte.gz", gz(idx(0x08, [200], bytes(i % 10 for i in 
 zbig = gz(big)
 write("idx/cut-images-idx3-ubyte.gz", zbig[:len(zbig) // 2])
 write("idx/notrailer-images-idx3-ubyte.gz", zbig[:-8])
+zbad = bytearray(zbig)
+for p in range(len(zbig) // 2, len(zbig) // 2 + 8):
+    zbad[p] ^= 0x5A
+write("idx/corrupt-images-idx3-ubyte.gz", bytes(zbad))
 
 # gzip copies of text fixtures
 for rel in ["csv/basic.csv", "libsvm/good.svm"]:

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Solver plugin "lbfgsb-row" (scope BL_SOLVE_ROW): the stage-wise row
- * problems (13)/(14) of spec §3.2,
+ * Solver plugins "lbfgsb-row" (scope BL_SOLVE_ROW): the stage-wise row
+ * problems (13)/(14) of spec §3.2, and "lbfgsb-tc" (scope BL_SOLVE_ALL):
+ * the same solver over every coefficient row, warm-started by the engine,
+ * i.e. the totally corrective step of MultiBoost (spec §7.1).  Both solve
  *
  *     min  f(w) + nu * sum(w)   within the bounds (and w <= max_coef),
  *
@@ -20,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NAME "lbfgsb-row"
+#define NAME "lbfgsb"
 
 /*
  * liblbfgsb ships no header.  The Fortran routine is
@@ -115,11 +117,15 @@ static void *lb_create(const struct bl_host *host, const union bl_value *params,
         return NULL;
     }
     S->host = host;
-    S->max_iter = (int)params[P_MAX_ITER].i;
-    S->pgtol = params[P_PGTOL].r;
-    S->ftol = params[P_FTOL].r;
-    S->mem = (int)params[P_MEMORY].i;
-    S->max_coef = params[P_MAX_COEF].r;
+    if (params) {
+        S->max_iter = (int)params[P_MAX_ITER].i;
+        S->pgtol = params[P_PGTOL].r;
+        S->ftol = params[P_FTOL].r;
+        S->mem = (int)params[P_MEMORY].i;
+        S->max_coef = params[P_MAX_COEF].r;
+    } else { /* the schema's defaults */
+        S->max_iter = 100, S->pgtol = 1e-5, S->ftol = 1e-9, S->mem = 5, S->max_coef = HUGE_VAL;
+    }
     if (S->max_iter < 1 || S->mem < 1 || !(S->pgtol >= 0) || !(S->ftol >= 0) || !(S->max_coef >= 0)) {
         snprintf(err, BL_ERR_MAX, "invalid parameters (max_iter %d, memory %d, pgtol %g, ftol %g, max_coef %g)",
                  S->max_iter, S->mem, S->pgtol, S->ftol, S->max_coef);
@@ -187,7 +193,8 @@ static int lb_solve(void *self, const struct bl_objective *obj, double *w,
         if (up > S->max_coef)
             up = S->max_coef;
         if (isnan(lo) || isnan(up) || lo > up) {
-            snprintf(err, BL_ERR_MAX, "empty or invalid bounds for variable %zu: [%g, %g]", j, lo, up);
+            snprintf(err, BL_ERR_MAX, "empty or invalid bounds for variable %zu: [%g, %g]%s", j, lo, up,
+                     up == S->max_coef ? " (upper bound from max_coef)" : "");
             return -1;
         }
         int hl = isfinite(lo), hu = isfinite(up);
@@ -298,7 +305,24 @@ static const struct bl_plugin lb_plugin = {
     .ops = &lb_ops,
 };
 
-static const struct bl_plugin *const lb_plugins[] = {&lb_plugin, NULL};
+static const struct bl_solver_ops lb_tc_ops = {
+    .scope = BL_SOLVE_ALL,
+    .create = lb_create,
+    .destroy = lb_destroy,
+    .solve = lb_solve,
+};
+
+static const struct bl_plugin lb_tc_plugin = {
+    .sdk_version = BL_SDK_VERSION,
+    .role = BL_ROLE_SOLVER,
+    .name = "lbfgsb-tc",
+    .doc = "totally corrective solver: L-BFGS-B 3.0 over all coefficient rows, warm-started (MultiBoost)",
+    .params = lb_params,
+    .nparams = P_COUNT,
+    .ops = &lb_tc_ops,
+};
+
+static const struct bl_plugin *const lb_plugins[] = {&lb_plugin, &lb_tc_plugin, NULL};
 
 BL_EXPORT const struct bl_plugin *const *BL_PLUGIN_ENTRY(const struct bl_host *host);
 
