@@ -227,6 +227,7 @@ static void strmap_put(strmap *m, const char *key, int val)
 
 struct bl_labels {
     const bl_classes *fixed; /* NULL: build a table                       */
+    int by_index;            /* fixed table: integers >= 0 are indices    */
     strmap seen;             /* label text as written -> id               */
     /* Building: distinct labels by canonical text, in order first seen. */
     strmap canon_ids;
@@ -299,6 +300,18 @@ bl_labels *bl_labels_new(const bl_classes *fixed_or_null)
 {
     bl_labels *L = bl_xcalloc(1, sizeof *L);
     L->fixed = fixed_or_null && fixed_or_null->fixed ? fixed_or_null : NULL;
+    if (L->fixed && L->fixed->fixed != BL_CLASSES_BUILT) {
+        /* A class named by a negative number means the names are label
+         * values, not a list indexed from 0: then labels are names. */
+        L->by_index = 1;
+        for (size_t j = 0; j < L->fixed->k; j++) {
+            char numbuf[32];
+            const char *canon;
+            long long v;
+            if (canonical(L->fixed->names[j], numbuf, &canon, &v, NULL) == 1 && v < 0)
+                L->by_index = 0;
+        }
+    }
     strmap_init(&L->seen);
     strmap_init(&L->canon_ids);
     return L;
@@ -318,11 +331,11 @@ void bl_labels_free(bl_labels *L)
 }
 
 /* Class index of a label not seen before, through the fixed table. */
-static int resolve_fixed(const bl_classes *c, const char *s, const char *canon, int isnum,
-                         long long v, bl_error *err)
+static int resolve_fixed(const bl_classes *c, int by_index, const char *s, const char *canon,
+                         int isnum, long long v, bl_error *err)
 {
     char list[512];
-    if (isnum && v >= 0 && c->fixed != BL_CLASSES_BUILT) {
+    if (isnum && v >= 0 && by_index) {
         if ((unsigned long long)v < c->k)
             return (int)v;
         list_names(c, list, sizeof list);
@@ -356,7 +369,7 @@ int bl_labels_add(bl_labels *L, const char *s, size_t where, int *id, bl_error *
         return -1;
     int r;
     if (L->fixed) {
-        r = resolve_fixed(L->fixed, s, canon, isnum, v, err);
+        r = resolve_fixed(L->fixed, L->by_index, s, canon, isnum, v, err);
         if (r < 0)
             return -1;
     } else {

@@ -31,15 +31,18 @@ typedef struct bl_classes {
 
 /* Values of bl_classes.fixed.  The two kinds of table differ in how they
  * read integer labels:
- * - BL_CLASSES_FILE (from bl_read_class_names): line i of the .classes file
- *   names class i, and data files hold either that index or the name.  A
- *   label written as an integer >= 0 is the 0-based class index (it must be
- *   < k, even if some name looks like a number: glass.classes names its
- *   classes 1,2,3,5,6,7 while glass.csv holds 0..5); any other label must
- *   equal a name.
+ * - BL_CLASSES_FILE (from bl_read_class_names; also any other nonzero
+ *   value): line i of the .classes file names class i, and data files hold
+ *   either that index or the name.  A label written as an integer >= 0 is
+ *   the 0-based class index (it must be < k, even if some name looks like a
+ *   number: glass.classes names its classes 1,2,3,5,6,7 while glass.csv
+ *   holds 0..5); any other label must equal a name.  Exception: when some
+ *   class is named by a negative integer (e.g. "-1" and "1"), the names are
+ *   label values rather than a list numbered from 0, and every label is
+ *   matched as a name.
  * - BL_CLASSES_BUILT (what a reader returns when it built the table from a
- *   training file): labels are matched against the names only, numbers by
- *   value ("+1", "1" and "1.0" are the same label). */
+ *   training file): labels are matched against the names only.
+ * Numbers are matched by value ("+1", "1" and "1.0" are the same label). */
 #define BL_CLASSES_FILE 1
 #define BL_CLASSES_BUILT 2
 

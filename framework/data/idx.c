@@ -215,7 +215,7 @@ int bl_read_idx(const char *images, const char *labels, bl_classes *classes, bl_
     for (int v = 0; v < 256; v++) {
         if (first[v] == SIZE_MAX)
             continue;
-        char s[8];
+        char s[16];
         snprintf(s, sizeof s, "%d", v);
         if (bl_labels_add(L, s, first[v], &id_of[v], err) < 0) {
             bl_errprefix(err, "%s: item %zu (counting from 0)", labels, first[v]);

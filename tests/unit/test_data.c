@@ -269,6 +269,22 @@ Test(csv, built_table_is_reused)
     cr_assert_eq(ds.y[0], 0);
     cr_assert_eq(ds.y[1], 1);
     bl_dataset_free(&ds);
+    /* Labels -1, 0, 1: class 1 is "0".  Callers that mark the built table
+     * fixed = 1 still get names matched (a negative name means the names
+     * are values), not 0 read as index 0. */
+    bl_classes c3 = {0};
+    read_csv_ok(TD("csv/neg3.csv"), NULL, &c3);
+    cr_assert_eq(ds.y[0], 1);
+    bl_dataset_free(&ds);
+    for (int fixed = BL_CLASSES_FILE; fixed <= BL_CLASSES_BUILT; fixed++) {
+        c3.fixed = fixed;
+        read_csv_ok(TD("csv/neg3.csv"), NULL, &c3);
+        const int y3[] = {1, 0, 2, 1};
+        for (size_t i = 0; i < 4; i++)
+            cr_assert_eq(ds.y[i], y3[i], "fixed %d row %zu", fixed, i);
+        bl_dataset_free(&ds);
+    }
+    bl_classes_free(&c3);
     /* A label the training file did not have. */
     read_csv_bad(TD("csv/basic.csv"), NULL, &c);
     ASSERT_MSG("basic.csv:2: column 1 (label): ", "unknown class '0'");
