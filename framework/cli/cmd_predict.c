@@ -77,9 +77,10 @@ int cmd_predict(int argc, char **argv)
     memset(&all, 0, sizeof all);
     memset(&none, 0, sizeof none);
     int rc = bl_model_load(model, &reg, &mo, &err);
-    bl_classes cls = {0, NULL, 1};
+    bl_classes cls = {0, NULL, BL_CLASSES_BUILT};
     if (rc == 0) {
-        /* map the file's labels through the model's classes */
+        /* map the file's labels through the model's classes, by name:
+         * `boostlab train` always builds its table from the labels */
         cls.k = mo.k;
         cls.names = mo.class_names;
         bl_csv_opts co = {label, 0};

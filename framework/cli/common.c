@@ -47,7 +47,8 @@ int cli_load_data(const bl_data_spec *d, bl_dataset *all, bl_dataset *test, bl_e
     default: rc = bl_read_idx(d->file, d->labels, &cls, all, err); break;
     }
     if (rc == 0 && d->test_file) {
-        cls.fixed = 1; /* the test file must use the training file's classes */
+        /* cls now holds the training file's table (from .classes or built
+         * from its labels): the test file is read through it */
         switch (d->format) {
         case BL_FMT_CSV: rc = bl_read_csv(d->test_file, &co, &cls, test, err); break;
         case BL_FMT_LIBSVM: rc = bl_read_libsvm(d->test_file, all->d, &cls, test, err); break;
@@ -58,6 +59,13 @@ int cli_load_data(const bl_data_spec *d, bl_dataset *all, bl_dataset *test, bl_e
                          d->file, all->d);
     }
     bl_classes_free(&cls);
+    if (rc == 0 && d->drop) {
+        rc = bl_dataset_drop_features(all, d->drop, err);
+        if (rc == 0 && test->x)
+            rc = bl_dataset_drop_features(test, d->drop, err);
+        if (rc < 0)
+            bl_errprefix(err, "%s: drop", d->drop_where);
+    }
     if (rc < 0) {
         bl_dataset_free(all);
         bl_dataset_free(test);

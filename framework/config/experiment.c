@@ -270,7 +270,7 @@ static int load_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
 /* ---- data sets ------------------------------------------------------- */
 
 static const char *const data_keys = "file, format, label, classes, labels, test_file, "
-                                     "test_labels, split, test_ratio, first, per_class";
+                                     "test_labels, split, test_ratio, first, per_class, drop";
 
 static int data_path(const bl_ini *ini, const bl_ini_entry *e, char **out, bl_error *err)
 {
@@ -314,6 +314,10 @@ static int load_data(bl_data_spec *d, const bl_ini *ini, const bl_ini_section *s
         else if (!strcmp(k, "test_labels")) rc = data_path(ini, e, &d->test_labels, err);
         else if (!strcmp(k, "classes")) rc = data_path(ini, e, &d->classes, err);
         else if (!strcmp(k, "label")) d->label = bl_strdup(e->value);
+        else if (!strcmp(k, "drop")) {
+            d->drop = bl_strdup(e->value);
+            d->drop_where = where(ini->path, e->line);
+        }
         else if (!strcmp(k, "format")) format = e->value;
         else if (!strcmp(k, "split")) { split = e->value; split_line = e->line; }
         else if (!strcmp(k, "test_ratio")) {
@@ -537,6 +541,8 @@ void bl_experiment_free(bl_experiment *ex)
         free(d->test_labels);
         free(d->classes);
         free(d->label);
+        free(d->drop);
+        free(d->drop_where);
         free(d->where);
     }
     for (size_t j = 0; j < ex->nalgo; j++)
@@ -584,6 +590,7 @@ void bl_experiment_write(const bl_experiment *ex, FILE *f)
         if (d->test_labels) fprintf(f, "test_labels = %s\n", d->test_labels);
         if (d->classes) fprintf(f, "classes = %s\n", d->classes);
         if (d->label) fprintf(f, "label = %s\n", d->label);
+        if (d->drop) fprintf(f, "drop = %s\n", d->drop);
         if (d->split.kind == BL_SPLIT_FIRST) fprintf(f, "first = %zu\n", d->split.first);
         if (d->split.kind == BL_SPLIT_PER_CLASS) fprintf(f, "per_class = %zu\n", d->split.per_class);
         if (d->split.kind >= BL_SPLIT_RATIO) fprintf(f, "test_ratio = %.17g\n", d->split.test_ratio);

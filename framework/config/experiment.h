@@ -10,7 +10,7 @@
  *                           max_bins, threads
  *   [data NAME]             file, format, label, classes, labels,
  *                           test_file, test_labels, split, test_ratio,
- *                           first, per_class
+ *                           first, per_class, drop
  *   [algorithm NAME]        recipe, loss, weak, solver, nu, shrinkage, eps,
  *                           iterations, loss.P, weak.P, solver.P
  *
@@ -34,6 +34,8 @@ typedef struct bl_data_spec {
     char *labels, *test_labels; /* IDX label files                      */
     char *classes;              /* optional .classes file               */
     char *label;                /* CSV label column                     */
+    char *drop;                 /* features to leave out, comma-separated */
+    char *drop_where;           /* "FILE:LINE" of the drop key          */
     enum { BL_FMT_CSV = 1, BL_FMT_LIBSVM, BL_FMT_IDX } format;
     bl_split_spec split;
     char *where;                /* "FILE:LINE" of the section           */

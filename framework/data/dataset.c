@@ -442,7 +442,10 @@ int bl_labels_finish(bl_labels *L, int *y, size_t n, bl_classes *classes, bl_dat
     size_t k;
     char **names;
     int *map = bl_xmalloc((nd ? nd : 1) * sizeof *map);
-    if (all_num && all_nonneg) {
+    /* Labels 0..k-1, each present, are indices; anything else (gaps, such
+     * as LIBSVM's 1..k, negative numbers, words) is numbered in sorted
+     * order, so no class is ever empty. */
+    if (all_num && all_nonneg && (size_t)(max + 1) == nd) {
         if (max > BL_MAX_CLASS_INDEX) {
             free(map);
             *bad_where = L->where[argmax];
@@ -482,5 +485,38 @@ int bl_labels_finish(bl_labels *L, int *y, size_t n, bl_classes *classes, bl_dat
         classes->names = copy_names(names, k);
         classes->fixed = BL_CLASSES_BUILT;
     }
+    return 0;
+}
+
+int bl_dataset_drop_features(bl_dataset *ds, const char *names, bl_error *err)
+{
+    unsigned char *drop = bl_xcalloc(ds->d ? ds->d : 1, 1);
+    char *copy = bl_strdup(names), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        tok = bl_strip_field(tok);
+        size_t f = 0;
+        while (f < ds->d && strcmp(ds->feature_names[f], tok) != 0)
+            f++;
+        if (f == ds->d) {
+            bl_errf(err, "no feature named '%s'", tok);
+            free(copy);
+            free(drop);
+            return -1;
+        }
+        drop[f] = 1;
+    }
+    free(copy);
+    size_t keep = 0;
+    for (size_t f = 0; f < ds->d; f++) {
+        if (drop[f]) {
+            free(ds->feature_names[f]);
+            continue;
+        }
+        /* columns are contiguous, so a kept one moves down in one piece */
+        memmove(ds->x + keep * ds->m, ds->x + f * ds->m, ds->m * sizeof *ds->x);
+        ds->feature_names[keep++] = ds->feature_names[f];
+    }
+    ds->d = keep;
+    free(drop);
     return 0;
 }

@@ -51,12 +51,13 @@ typedef struct bl_classes {
  * (1.5 is an error, not a class; 1.0 and +1 are read as 1); anything else
  * (e.g. "setosa") is a class name.
  *
- * How labels become class indices when no fixed table is given: integer
- * labels >= 0 are used as the index (k = max + 1, names "0".."k-1"; so
- * labels 1..3 give k = 4 with an empty class 0; indices above 65535 are
- * refused); any other labels (negative integers such as LIBSVM's -1/+1, or
- * words) are sorted (numerically if all numbers, else by strcmp) and
- * numbered. */
+ * How labels become class indices when no fixed table is given: when the
+ * labels are exactly the integers 0..k-1 they are the indices (names
+ * "0".."k-1"); otherwise (gaps such as LIBSVM's 1..k, negative integers such
+ * as -1/+1, or words) the distinct labels are sorted (numerically if all are
+ * numbers, else by strcmp) and numbered, with the labels as class names.
+ * So no class of a training file is ever empty.  Integer labels above 65535
+ * with no table are refused. */
 
 typedef struct bl_csv_opts {
     const char *label;     /* column name, or a 0-based index written as a
@@ -100,6 +101,10 @@ int bl_read_class_names(const char *path, bl_classes *out, bl_error *err);
 
 void bl_classes_free(bl_classes *c);
 void bl_dataset_free(bl_dataset *ds);
+
+/* Remove the features named in `names` (comma-separated) from ds, e.g. an
+ * identifier column.  Unknown names are an error; ds is unchanged then. */
+int bl_dataset_drop_features(bl_dataset *ds, const char *names, bl_error *err);
 
 /* New data set holding rows[0..n) of src (copies; names copied too). */
 int bl_dataset_subset(const bl_dataset *src, const size_t *rows, size_t n,

@@ -148,3 +148,16 @@ Test(config, ini_keeps_line_numbers)
     cr_assert_eq(ini.sec[1].e[0].line, 7);
     bl_ini_free(&ini);
 }
+
+Test(config, drop_key_is_kept_with_its_line)
+{
+    bl_experiment ex;
+    bl_error err;
+    const char *p = write_ini(VALID_DATA "drop = a\n" VALID_ALGO);
+    cr_assert_eq(bl_experiment_load(p, &reg, &ex, &err), 0, "%s", err.msg);
+    cr_assert_str_eq(ex.data[0].drop, "a");
+    char loc[700];
+    snprintf(loc, sizeof loc, "%s:3", p);
+    cr_assert_str_eq(ex.data[0].drop_where, loc);
+    bl_experiment_free(&ex);
+}

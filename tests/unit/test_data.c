@@ -225,8 +225,9 @@ Test(csv, label_by_name_and_by_index)
     read_csv_ok(TD("csv/nolabel.csv"), NULL, NULL);
     cr_assert_eq(ds.m, 3, "the blank line is skipped");
     cr_assert_eq(ds.d, 2);
-    cr_assert_eq(ds.k, 6, "integer labels are indices: k = max + 1");
-    cr_assert_eq(ds.y[2], 5);
+    cr_assert_eq(ds.k, 3, "labels 3, 1, 5 have gaps: numbered in sorted order");
+    cr_assert_eq(ds.y[2], 2);
+    cr_assert_str_eq(ds.class_names[2], "5");
     cr_assert_str_eq(ds.feature_names[0], "p");
     bl_dataset_free(&ds);
 }
@@ -404,8 +405,12 @@ Test(csv, bad_labels)
     read_csv_bad(TD("csv/frac_label.csv"), NULL, NULL);
     ASSERT_MSG("frac_label.csv:3: column 1 (label): expected an integer class label",
                "got '1.5'");
-    read_csv_bad(TD("csv/bigclass.csv"), NULL, NULL);
-    ASSERT_MSG("bigclass.csv:3: column 1 (label): ", "70000", "too large");
+    /* labels with gaps are numbered in sorted order, keeping their values as names */
+    read_csv_ok(TD("csv/bigclass.csv"), NULL, NULL);
+    cr_assert_eq(ds.k, 2);
+    cr_assert_str_eq(ds.class_names[1], "70000");
+    cr_assert_eq(ds.y[1], 1);
+    bl_dataset_free(&ds);
 }
 
 Test(csv, quoting_nul_gzip)
@@ -477,17 +482,20 @@ Test(libsvm, labels_and_tables)
 {
     bl_classes c = {0};
     cr_assert_eq(bl_read_libsvm(TD("libsvm/multi.svm"), 0, &c, &ds, &err), 0, "%s", err.msg);
-    cr_assert_eq(ds.k, 4, "labels 1..3 are indices: class 0 is empty");
+    cr_assert_eq(ds.k, 3, "labels 1..3 are numbered 0..2: no empty class");
+    cr_assert_str_eq(ds.class_names[0], "1");
     cr_assert_eq(ds.d, 5);
-    cr_assert_eq(ds.y[2], 3);
+    cr_assert_eq(ds.y[2], 2);
     cr_assert_float_eq(X(&ds, 2, 4), 2.0f, 0);
     bl_dataset_free(&ds);
-    cr_assert_eq(bl_read_libsvm(TD("libsvm/crlf.svm"), 0, &c, &ds, &err), 0, "%s", err.msg);
-    cr_assert_eq(ds.k, 4);
+    bl_classes c2 = {0};
+    cr_assert_eq(bl_read_libsvm(TD("libsvm/crlf.svm"), 0, &c2, &ds, &err), 0, "%s", err.msg);
+    cr_assert_eq(ds.k, 2, "labels 0 and 1 are indices");
     cr_assert_eq(ds.y[1], 1);
     bl_dataset_free(&ds);
+    bl_classes_free(&c2);
     cr_assert_eq(bl_read_libsvm(TD("libsvm/good.svm"), 0, &c, &ds, &err), -1);
-    /* "+1" is label 1 (k = 4 table), "-1" on line 3 is unknown */
+    /* "+1" is label 1 of that table, "-1" on line 3 is unknown */
     ASSERT_MSG("good.svm:3: token 1 (the label): ", "unknown class '-1'");
     bl_classes_free(&c);
 }
@@ -608,8 +616,8 @@ Test(idx, label_values_and_tables)
     cr_assert_eq(bl_read_idx(TD("idx/small-images-idx3-ubyte"),
                              TD("idx/label200-labels-idx1-ubyte"), NULL, &ds, &err), 0, "%s",
                  err.msg);
-    cr_assert_eq(ds.k, 201);
-    cr_assert_eq(ds.y[2], 200);
+    cr_assert_str_eq(ds.class_names[ds.y[2]], "200");
+    cr_assert_eq(ds.y[2], (int)ds.k - 1, "the largest label is the last class");
     bl_dataset_free(&ds);
     bl_classes c;
     cr_assert_eq(bl_read_class_names(TD("csv/three.classes"), &c, &err), 0, "%s", err.msg);
@@ -1072,4 +1080,18 @@ Test(split, errors)
     SPLIT_BAD(&d, .kind = BL_SPLIT_GIVEN);
     ASSERT_MSG("no rows");
     bl_dataset_free(&d);
+}
+
+Test(dataset, drop_features)
+{
+    read_csv_ok(TD("csv/nolabel.csv"), NULL, NULL);
+    float q0 = X(&ds, 0, 1);
+    cr_assert_eq(bl_dataset_drop_features(&ds, "nope", &err), -1);
+    cr_assert(strstr(err.msg, "no feature named 'nope'"), "%s", err.msg);
+    cr_assert_eq(ds.d, 2, "a failed drop changes nothing");
+    cr_assert_eq(bl_dataset_drop_features(&ds, " p ", &err), 0, "%s", err.msg);
+    cr_assert_eq(ds.d, 1);
+    cr_assert_str_eq(ds.feature_names[0], "q");
+    cr_assert_float_eq(X(&ds, 0, 0), q0, 0);
+    bl_dataset_free(&ds);
 }
