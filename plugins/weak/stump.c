@@ -261,7 +261,10 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
 
     size_t hstride = MAXBINS * S->cap_c;
     long nf = (long)d;
-#pragma omp parallel for schedule(dynamic) num_threads(S->nthreads)
+    /* Waking a thread team costs more than a small problem's whole scan,
+     * and far more when the cores are busy: stay serial below ~64k cells. */
+    int par = d > 1 && m * d * c >= 65536;
+#pragma omp parallel for schedule(dynamic) num_threads(S->nthreads) if (par)
     for (long fl = 0; fl < nf; fl++) {
         size_t f = (size_t)fl;
         int tid = 0;

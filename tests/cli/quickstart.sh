@@ -10,7 +10,7 @@ done
 grep -q '^iris  *mcboost-exp  *5 ' "$TMP/table" || fail "summary table lacks iris/mcboost-exp: $(cat "$TMP/table")"
 # every (data, algorithm) cell in the CSV summary, with a test error below 50%
 rows=$(tail -n +2 "$TMP/qs/summary.csv" | wc -l)
-[[ $rows -eq 6 ]] || fail "summary.csv has $rows rows, expected 6"
+[[ $rows -eq 10 ]] || fail "summary.csv has $rows rows, expected 10"
 awk -F, 'NR > 1 && ($4 < 0 || $4 > 50) { bad = 1 } END { exit bad }' "$TMP/qs/summary.csv" \
   || fail "implausible test error in summary.csv"
 # the curve has one row per iteration
