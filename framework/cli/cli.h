@@ -27,6 +27,11 @@ int cli_registry(bl_registry *reg);
  * given, the test file into *test (else test is left empty, m = 0). */
 int cli_load_data(const bl_data_spec *d, bl_dataset *all, bl_dataset *test, bl_error *err);
 
+/* Data spec for one file named on the command line (train, predict):
+ * format "csv", "libsvm" or NULL (from the name, else CSV).  Returns -1 on
+ * an unknown format.  ds points into the arguments; nothing to free. */
+int cli_file_spec(const char *path, const char *format, const char *label, bl_data_spec *ds);
+
 /* Set the number of threads plugins may use (0 = all cores). */
 void cli_set_threads(int n);
 

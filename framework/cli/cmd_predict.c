@@ -25,12 +25,6 @@ static const char *const predict_help =
     "  -q, --quiet         do not print the error rate\n"
     "  -h, --help          this text\n";
 
-static int ends_with(const char *s, const char *suf)
-{
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && strcmp(s + a - b, suf) == 0;
-}
-
 int cmd_predict(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -58,16 +52,9 @@ int cmd_predict(int argc, char **argv)
     if (!model || !data || optind != argc)
         return cli_usage("predict", "needs --model and --data (and nothing else)");
     bl_data_spec ds;
-    memset(&ds, 0, sizeof ds);
-    ds.file = (char *)data;
-    ds.label = (char *)label;
-    if (format ? !strcmp(format, "libsvm") : (ends_with(data, ".libsvm") || ends_with(data, ".svm") ||
-                                              ends_with(data, ".libsvm.gz") || ends_with(data, ".svm.gz")))
-        ds.format = BL_FMT_LIBSVM;
-    else if (!format || !strcmp(format, "csv"))
-        ds.format = BL_FMT_CSV;
-    else
+    if (cli_file_spec(data, format, label, &ds) < 0) {
         return cli_usage("predict", "--format expects csv or libsvm");
+    }
     bl_registry reg;
     if (cli_registry(&reg))
         return BL_EXIT_FAIL;

@@ -29,12 +29,6 @@ static const char *const train_help =
     "  -q, --quiet           no progress\n"
     "  -h, --help            this text\n";
 
-static int ends_with(const char *s, const char *suf)
-{
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && strcmp(s + a - b, suf) == 0;
-}
-
 static long int_arg(const char *s, long lo, long hi, int *bad)
 {
     char *end;
@@ -86,15 +80,7 @@ int cmd_train(int argc, char **argv)
         return cli_usage("train", "needs --data, --recipe and --model (and nothing else)");
     }
     bl_data_spec ds;
-    memset(&ds, 0, sizeof ds);
-    ds.file = (char *)data;
-    ds.label = (char *)label;
-    if (format ? !strcmp(format, "libsvm") : (ends_with(data, ".libsvm") || ends_with(data, ".svm") ||
-                                              ends_with(data, ".libsvm.gz") || ends_with(data, ".svm.gz")))
-        ds.format = BL_FMT_LIBSVM;
-    else if (!format || !strcmp(format, "csv"))
-        ds.format = BL_FMT_CSV;
-    else {
+    if (cli_file_spec(data, format, label, &ds) < 0) {
         free(sets);
         return cli_usage("train", "--format expects csv or libsvm");
     }

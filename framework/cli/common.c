@@ -73,6 +73,22 @@ int cli_load_data(const bl_data_spec *d, bl_dataset *all, bl_dataset *test, bl_e
     return rc;
 }
 
+int cli_file_spec(const char *path, const char *format, const char *label, bl_data_spec *ds)
+{
+    memset(ds, 0, sizeof *ds);
+    ds->file = (char *)path;
+    ds->label = (char *)label;
+    if (!format)
+        ds->format = bl_format_of(path) ? bl_format_of(path) : BL_FMT_CSV;
+    else if (!strcmp(format, "csv"))
+        ds->format = BL_FMT_CSV;
+    else if (!strcmp(format, "libsvm"))
+        ds->format = BL_FMT_LIBSVM;
+    else
+        return -1;
+    return 0;
+}
+
 void cli_set_threads(int n)
 {
 #ifdef _OPENMP

@@ -293,6 +293,16 @@ static int ends_with(const char *s, const char *suf)
     return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
+int bl_format_of(const char *path)
+{
+    if (ends_with(path, ".csv") || ends_with(path, ".csv.gz"))
+        return BL_FMT_CSV;
+    if (ends_with(path, ".libsvm") || ends_with(path, ".svm") || ends_with(path, ".libsvm.gz") ||
+        ends_with(path, ".svm.gz"))
+        return BL_FMT_LIBSVM;
+    return 0;
+}
+
 static int load_data(bl_data_spec *d, const bl_ini *ini, const bl_ini_section *s,
                      const char *name, bl_error *err)
 {
@@ -349,12 +359,7 @@ static int load_data(bl_data_spec *d, const bl_ini *ini, const bl_ini_section *s
         else
             return bl_errf(err, "%s: [%s] format: expected one of csv|libsvm|idx, got '%s'",
                            d->where, s->name, format);
-    } else if (ends_with(d->file, ".csv") || ends_with(d->file, ".csv.gz")) {
-        d->format = BL_FMT_CSV;
-    } else if (ends_with(d->file, ".libsvm") || ends_with(d->file, ".svm") ||
-               ends_with(d->file, ".libsvm.gz") || ends_with(d->file, ".svm.gz")) {
-        d->format = BL_FMT_LIBSVM;
-    } else {
+    } else if (!(d->format = bl_format_of(d->file))) {
         return bl_errf(err, "%s: [%s] cannot tell the format of '%s' from its name: set "
                        "'format = csv|libsvm|idx'", d->where, s->name, d->file);
     }

@@ -61,6 +61,9 @@ typedef struct bl_experiment {
     size_t nalgo;
 } bl_experiment;
 
+/* Data format from a file name (.csv, .libsvm, .svm, optionally .gz), or 0. */
+int bl_format_of(const char *path);
+
 int bl_experiment_load(const char *path, const bl_registry *reg, bl_experiment *ex,
                        bl_error *err);
 void bl_experiment_free(bl_experiment *ex);

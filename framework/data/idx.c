@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "../util/fsutil.h"
+#include "../util/textio.h"
 #include "dataset.h"
 
 #define BL_DENSE_MAX ((size_t)1 << 31)
@@ -26,19 +27,6 @@ typedef struct idx_file {
     uint32_t dims[IDX_MAX_DIMS];
     size_t offset;  /* bytes of decompressed data consumed */
 } idx_file;
-
-/* zlib's message without the "PATH: " it puts in front. */
-static const char *zlib_msg(const char *path, const char *zmsg, int zerr)
-{
-    size_t n = strlen(path);
-    if (zerr == Z_ERRNO)
-        return strerror(errno);
-    if (!zmsg || !*zmsg)
-        return "unknown error";
-    if (strncmp(zmsg, path, n) == 0 && zmsg[n] == ':' && zmsg[n + 1] == ' ')
-        return zmsg + n + 2;
-    return zmsg;
-}
 
 /* Read up to n bytes; returns how many were read (short at end of data), or
  * (size_t)-1 with err set on corrupt or truncated gzip data. */
@@ -53,7 +41,7 @@ static size_t read_some(idx_file *f, void *buf, size_t n, bl_error *err)
         if (r < 0 || (zerr != Z_OK && zerr != Z_BUF_ERROR)) {
             bl_errf(err, "%s: %s at or after byte offset %zu: %s", f->path,
                     zerr == Z_ERRNO ? "read error" : "corrupt gzip data", f->offset + got,
-                    zlib_msg(f->path, zmsg, zerr));
+                    bl_zlib_msg(f->path, zmsg, zerr));
             return (size_t)-1;
         }
         if (r == 0) {

@@ -73,30 +73,42 @@ static void run_free(run *r, size_t nterms)
     free(r->outdim);
 }
 
+/* Run the solver on o over r->w[0..n), from the start point in r->w, with
+ * the bounds 0 <= w < inf. */
+static int call_solver(run *r, const bl_algo_spec *a, bl_coefobj *o, size_t n, int *iters,
+                       bl_error *err)
+{
+    for (size_t j = 0; j < n; j++) {
+        r->lower[j] = 0;
+        r->upper[j] = HUGE_VAL;
+    }
+    struct bl_objective obj = {n, bl_coefobj_eval, o, r->lower, r->upper, a->nu};
+    struct bl_solve_info info = {0, 0, BL_SOLVE_CONVERGED, 0};
+    char msg[BL_ERR_MAX] = "";
+    int rc = r->so->solve(r->solver, &obj, r->w, &info, msg);
+    bl_coefobj_done(o);
+    if (rc < 0)
+        return bl_errf(err, "solver %s: %s", a->solver.plugin->name, msg);
+    *iters = info.iterations;
+    return 0;
+}
+
+/* Stage-wise: the new row only, from w = 0, then shrinkage. */
 static int solve_row(run *r, const bl_algo_spec *a, const struct bl_train *tr, const double *s,
                      size_t sdim, int *iters, bl_error *err)
 {
     size_t k = tr->k;
     bl_coefobj o;
     bl_coefobj_row(&o, r->lo, r->loss, tr->y, tr->m, k, r->F, s, sdim, r->Fw, r->grad);
-    for (size_t j = 0; j < k; j++) {
-        r->w[j] = 0;
-        r->lower[j] = 0;
-        r->upper[j] = HUGE_VAL;
-    }
-    struct bl_objective obj = {k, bl_coefobj_eval, &o, r->lower, r->upper, a->nu};
-    struct bl_solve_info info = {0, 0, BL_SOLVE_CONVERGED, 0};
-    char msg[BL_ERR_MAX] = "";
-    int rc = r->so->solve(r->solver, &obj, r->w, &info, msg);
-    bl_coefobj_done(&o);
-    if (rc < 0)
-        return bl_errf(err, "solver %s: %s", a->solver.plugin->name, msg);
+    memset(r->w, 0, k * sizeof *r->w);
+    if (call_solver(r, a, &o, k, iters, err) < 0)
+        return -1;
     for (size_t j = 0; j < k; j++)
         r->w[j] *= a->shrinkage;
-    *iters = info.iterations;
     return 0;
 }
 
+/* Totally corrective: every row, warm-started from the current ones. */
 static int solve_all(run *r, const bl_algo_spec *a, const struct bl_train *tr, bl_model *mo,
                      int *iters, bl_error *err)
 {
@@ -105,24 +117,14 @@ static int solve_all(run *r, const bl_algo_spec *a, const struct bl_train *tr, b
     r->lower = bl_xrealloc(r->lower, n * sizeof *r->lower);
     r->upper = bl_xrealloc(r->upper, n * sizeof *r->upper);
     for (size_t j = 0; j < t; j++)
-        memcpy(r->w + j * k, mo->term[j].w, k * sizeof *r->w); /* warm start */
-    for (size_t j = 0; j < n; j++) {
-        r->lower[j] = 0;
-        r->upper[j] = HUGE_VAL;
-    }
+        memcpy(r->w + j * k, mo->term[j].w, k * sizeof *r->w);
     bl_coefobj o;
     bl_coefobj_all(&o, r->lo, r->loss, tr->y, tr->m, k, t, (const double *const *)r->trout,
                    r->outdim, r->Fw, r->grad);
-    struct bl_objective obj = {n, bl_coefobj_eval, &o, r->lower, r->upper, a->nu};
-    struct bl_solve_info info = {0, 0, BL_SOLVE_CONVERGED, 0};
-    char msg[BL_ERR_MAX] = "";
-    int rc = r->so->solve(r->solver, &obj, r->w, &info, msg);
-    bl_coefobj_done(&o);
-    if (rc < 0)
-        return bl_errf(err, "solver %s: %s", a->solver.plugin->name, msg);
+    if (call_solver(r, a, &o, n, iters, err) < 0)
+        return -1;
     for (size_t j = 0; j < t; j++)
         memcpy(mo->term[j].w, r->w + j * k, k * sizeof *r->w);
-    *iters = info.iterations;
     return 0;
 }
 

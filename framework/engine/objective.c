@@ -20,9 +20,8 @@ void bl_add_term(double *F, size_t m, size_t k, const double *s, size_t sdim, co
     }
 }
 
-void bl_coefobj_row(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss, const int *y,
-                    size_t m, size_t k, const double *F, const double *s, size_t sdim,
-                    double *scratch_Fw, double *scratch_grad)
+static void init(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss, const int *y,
+                 size_t m, size_t k, double *scratch_Fw, double *scratch_grad)
 {
     memset(o, 0, sizeof *o);
     o->ops = ops;
@@ -30,11 +29,18 @@ void bl_coefobj_row(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss, co
     o->y = y;
     o->m = m;
     o->k = k;
+    o->Fw = scratch_Fw;
+    o->grad = scratch_grad;
+}
+
+void bl_coefobj_row(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss, const int *y,
+                    size_t m, size_t k, const double *F, const double *s, size_t sdim,
+                    double *scratch_Fw, double *scratch_grad)
+{
+    init(o, ops, loss, y, m, k, scratch_Fw, scratch_grad);
     o->F = F;
     o->s = s;
     o->sdim = sdim;
-    o->Fw = scratch_Fw;
-    o->grad = scratch_grad;
     if (sdim == 1 && ops->row_prepare)
         o->fast = ops->row_prepare(loss, y, m, k, F, s);
 }
@@ -43,17 +49,10 @@ void bl_coefobj_all(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss, co
                     size_t m, size_t k, size_t t, const double *const *out,
                     const size_t *outdim, double *scratch_Fw, double *scratch_grad)
 {
-    memset(o, 0, sizeof *o);
-    o->ops = ops;
-    o->loss = loss;
-    o->y = y;
-    o->m = m;
-    o->k = k;
+    init(o, ops, loss, y, m, k, scratch_Fw, scratch_grad);
     o->t = t;
     o->out = out;
     o->outdim = outdim;
-    o->Fw = scratch_Fw;
-    o->grad = scratch_grad;
 }
 
 /* g[r] = sum_i s_i * G[i,r]  (or s_ir * G[i,r] for vector outputs) */

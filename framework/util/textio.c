@@ -50,8 +50,7 @@ bl_lines *bl_lines_open(const char *path, bl_error *err)
     return r;
 }
 
-/* zlib's message without the "PATH: " it puts in front. */
-static const char *zlib_msg(const char *path, const char *zmsg, int zerr)
+const char *bl_zlib_msg(const char *path, const char *zmsg, int zerr)
 {
     size_t n = strlen(path);
     if (zerr == Z_ERRNO)
@@ -89,7 +88,7 @@ static int fill(bl_lines *r, bl_error *err)
          * somewhere in the data after the lines already returned. */
         return bl_errf(err, "%s:%zu: %s at or after this line: %s", r->path, r->lineno + 1,
                        zerr == Z_ERRNO ? "read error" : "corrupt gzip data",
-                       zlib_msg(r->path, zmsg, zerr));
+                       bl_zlib_msg(r->path, zmsg, zerr));
     if (n == 0) {
         /* zlib reports a gzip stream cut short (no end marker or trailer)
          * only as Z_BUF_ERROR once the input is exhausted. */

@@ -24,4 +24,8 @@ size_t bl_lines_lineno(const bl_lines *r);
 const char *bl_lines_path(const bl_lines *r);
 void bl_lines_close(bl_lines *r);
 
+/* zlib's message (gzerror) without the "PATH: " it puts in front; zerr is
+ * gzerror's code (Z_ERRNO: the message comes from errno). */
+const char *bl_zlib_msg(const char *path, const char *zmsg, int zerr);
+
 #endif

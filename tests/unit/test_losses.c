@@ -14,21 +14,7 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static uint64_t rng_state;
-
-static void rng_seed(uint64_t s)
-{
-    rng_state = s * 0x9E3779B97F4A7C15ull + 1;
-}
-
-static double urand(void) /* [0, 1) */
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (double)(rng_state >> 11) / 9007199254740992.0;
-}
-
+/* rng_seed, urand: testutil.h */
 static double urange(double a, double b)
 {
     return a + (b - a) * urand();

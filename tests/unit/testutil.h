@@ -20,6 +20,22 @@ static void test_log(int level, const char *plugin, const char *fmt, ...)
     (void)fmt;
 }
 
+/* A small deterministic generator (xorshift64) for test inputs. */
+static uint64_t rng_state;
+
+static inline void rng_seed(uint64_t s)
+{
+    rng_state = s * 0x9E3779B97F4A7C15ull + 1;
+}
+
+static inline double urand(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
 static const struct bl_host test_host = {BL_SDK_VERSION, 1, test_log};
 
 /* Descriptor `name` from build-tree module `rel` (e.g. "plugins/loss/margin_exp"). */
