@@ -16,6 +16,13 @@
  * stage-wise row problem (13) built on the A+/A- aggregation of spec §3.4.
  * Everything is computed with max-shifted log-sum-exp (spec §3.8), so any
  * finite F gives a finite value and gradient.
+ *
+ * Threads (OpenMP, host->threads), with results bit-identical whatever
+ * their number: eval runs over fixed chunks of 2048 examples (boundaries
+ * depend on m only), each chunk's partial max / sum goes to its own slot and
+ * the slots are combined in chunk order by one thread (the max-shift, a
+ * maximum, is exact anyway); row_prepare buckets the examples by
+ * (sign, class) group and sums each group in one thread, in example order.
  */
 #include <boostlab/boostlab.h>
 
@@ -26,17 +33,19 @@
 static const struct bl_host *g_host;
 
 struct mexp {
-    int unused; /* the loss has no state; create still returns an object */
+    int nthreads; /* host->threads at create time (>= 1) */
 };
 
 static void *mexp_create(const struct bl_host *host, const union bl_value *params,
                          char err[BL_ERR_MAX])
 {
-    (void)host;
     (void)params;
     struct mexp *L = calloc(1, sizeof *L);
-    if (!L)
+    if (!L) {
         snprintf(err, BL_ERR_MAX, "out of memory");
+        return NULL;
+    }
+    L->nthreads = host && host->threads > 0 ? host->threads : 1;
     return L;
 }
 
@@ -45,24 +54,39 @@ static void mexp_destroy(void *self)
     free(self);
 }
 
-/* Value and (optionally) dL/dF.  Two passes: the maximum exponent (at least
- * 0, the r = y_i term), then the shifted sum.  grad first holds the shifted
- * exponentials and is normalised afterwards. */
-static double mexp_eval(void *self, const int *y, size_t m, size_t k,
-                        const double *F, double *grad)
+/* Examples per chunk.  The parallel loops hand out whole chunks, each chunk
+ * writes its own slot and the slots are combined in chunk order by one
+ * thread, so every result is bit-identical whatever the thread count.  The
+ * chunk size depends on m only (2048, larger beyond MAXCHUNKS chunks). */
+#define CHUNK 2048
+#define MAXCHUNKS 1024
+
+static size_t chunk_rows(size_t m)
 {
-    (void)self;
-    if (m == 0 || k == 0)
-        return 0.0;
+    size_t c = (m + MAXCHUNKS - 1) / MAXCHUNKS;
+    return c > CHUNK ? c : CHUNK;
+}
+
+/* max(0, max_{i,r} F_ir - F_{i,y_i}) over examples [i0, i1) */
+static double mexp_chunk_max(const int *y, size_t k, const double *F, size_t i0, size_t i1)
+{
     double M = 0.0;
-    for (size_t i = 0; i < m; i++) {
+    for (size_t i = i0; i < i1; i++) {
         const double *Fi = F + i * k, fy = Fi[y[i]];
         for (size_t r = 0; r < k; r++)
             if (Fi[r] - fy > M)
                 M = Fi[r] - fy;
     }
+    return M;
+}
+
+/* sum of exp(F_ir - F_{i,y_i} - M) over examples [i0, i1); grad (when not
+ * NULL) receives the terms */
+static double mexp_chunk_sum(const int *y, size_t k, const double *F, double *grad, double M,
+                             size_t i0, size_t i1)
+{
     double S = 0.0;
-    for (size_t i = 0; i < m; i++) {
+    for (size_t i = i0; i < i1; i++) {
         const double *Fi = F + i * k, fy = Fi[y[i]];
         for (size_t r = 0; r < k; r++) {
             double e = exp(Fi[r] - fy - M);
@@ -71,17 +95,65 @@ static double mexp_eval(void *self, const int *y, size_t m, size_t k,
                 grad[i * k + r] = e;
         }
     }
-    if (grad) {
-        double inv = 1.0 / S;
-        for (size_t i = 0; i < m; i++) {
-            double *gi = grad + i * k, tot = 0.0;
-            size_t yi = (size_t)y[i];
-            for (size_t r = 0; r < k; r++)
-                if (r != yi) {
-                    gi[r] *= inv;
-                    tot += gi[r];
-                }
-            gi[yi] = -tot;
+    return S;
+}
+
+static void mexp_chunk_norm(const int *y, size_t k, double *grad, double inv, size_t i0,
+                            size_t i1)
+{
+    for (size_t i = i0; i < i1; i++) {
+        double *gi = grad + i * k, tot = 0.0;
+        size_t yi = (size_t)y[i];
+        for (size_t r = 0; r < k; r++)
+            if (r != yi) {
+                gi[r] *= inv;
+                tot += gi[r];
+            }
+        gi[yi] = -tot;
+    }
+}
+
+/* Value and (optionally) dL/dF.  Two passes over chunks: the maximum
+ * exponent M (at least 0, the r = y_i term; a max is exact, so M is the
+ * same for any chunking), then the shifted sums; grad first holds the
+ * shifted exponentials and is normalised in a third pass. */
+static double mexp_eval(void *self, const int *y, size_t m, size_t k,
+                        const double *F, double *grad)
+{
+    const struct mexp *L = self;
+    if (m == 0 || k == 0)
+        return 0.0;
+    size_t rows = chunk_rows(m), nch = (m + rows - 1) / rows;
+    double part[MAXCHUNKS], M = 0.0, S = 0.0;
+    int nt = L->nthreads < (int)nch ? L->nthreads : (int)nch;
+    long n = (long)nch;
+    (void)nt;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+#pragma omp for schedule(dynamic, 1)
+        for (long c = 0; c < n; c++) {
+            size_t i0 = (size_t)c * rows, i1 = i0 + rows < m ? i0 + rows : m;
+            part[c] = mexp_chunk_max(y, k, F, i0, i1);
+        }
+#pragma omp single
+        for (size_t c = 0; c < nch; c++)
+            if (part[c] > M)
+                M = part[c];
+#pragma omp for schedule(dynamic, 1)
+        for (long c = 0; c < n; c++) {
+            size_t i0 = (size_t)c * rows, i1 = i0 + rows < m ? i0 + rows : m;
+            part[c] = mexp_chunk_sum(y, k, F, grad, M, i0, i1);
+        }
+#pragma omp single
+        for (size_t c = 0; c < nch; c++)
+            S += part[c];
+        if (grad) {
+            double inv = 1.0 / S;
+#pragma omp for schedule(dynamic, 1)
+            for (long c = 0; c < n; c++) {
+                size_t i0 = (size_t)c * rows, i1 = i0 + rows < m ? i0 + rows : m;
+                mexp_chunk_norm(y, k, grad, inv, i0, i1);
+            }
         }
     }
     return M + log(S);
@@ -135,10 +207,38 @@ static void mexp_row_free(void *row)
     free(R);
 }
 
+/* One group g = h k + c (h = 0 for s_i = +1, 1 for -1; c = y_i): its
+ * examples idx[0..n) in increasing i, row la = la + g k, scratch mx (k). */
+static void mexp_row_group(const double *F, size_t k, size_t c, const size_t *idx, size_t n,
+                           double *la, double *mx)
+{
+    for (size_t r = 0; r < k; r++) {
+        mx[r] = -HUGE_VAL;
+        la[r] = 0.0;
+    }
+    for (size_t j = 0; j < n; j++) {
+        const double *Fi = F + idx[j] * k, fy = Fi[c];
+        for (size_t r = 0; r < k; r++)
+            if (Fi[r] - fy > mx[r])
+                mx[r] = Fi[r] - fy;
+    }
+    for (size_t j = 0; j < n; j++) {
+        const double *Fi = F + idx[j] * k, fy = Fi[c];
+        for (size_t r = 0; r < k; r++)
+            la[r] += exp(Fi[r] - fy - mx[r]);
+    }
+    /* r == c is the constant term counted in log m */
+    for (size_t r = 0; r < k; r++)
+        la[r] = (r == c || la[r] == 0.0) ? -HUGE_VAL : mx[r] + log(la[r]);
+}
+
+/* O(mk) once per stump.  The examples are bucketed by group (in increasing
+ * i), then the 2k groups run in parallel: each group is summed by one
+ * thread in example order, so la does not depend on the thread count. */
 static void *mexp_row_prepare(void *self, const int *y, size_t m, size_t k,
                               const double *F, const double *s)
 {
-    (void)self;
+    const struct mexp *L = self;
     if (m == 0 || k == 0)
         return NULL;
     for (size_t i = 0; i < m; i++)
@@ -152,41 +252,38 @@ static void *mexp_row_prepare(void *self, const int *y, size_t m, size_t k,
     struct mexp_row *R = calloc(1, sizeof *R);
     if (!R)
         return NULL;
-    size_t kk = k * k;
+    size_t kk = k * k, ng = 2 * k;
     R->k = k;
     R->logm = log((double)m);
     R->la = malloc(2 * kk * sizeof *R->la);
-    R->t = malloc(2 * kk * sizeof *R->t);
-    if (!R->la || !R->t) {
+    R->t = malloc(2 * kk * sizeof *R->t); /* first the groups' mx scratch */
+    size_t *idx = malloc(m * sizeof *idx), *start = calloc(ng + 1, sizeof *start);
+    if (!R->la || !R->t || !idx || !start) {
+        free(idx);
+        free(start);
         mexp_row_free(R);
         return NULL;
     }
-    double *mx = R->t; /* per-group maximum, then reused as scratch */
-    for (size_t g = 0; g < 2 * kk; g++) {
-        mx[g] = -HUGE_VAL;
-        R->la[g] = 0.0;
+    for (size_t i = 0; i < m; i++)
+        start[(s[i] > 0 ? 0 : k) + (size_t)y[i] + 1]++;
+    for (size_t g = 0; g < ng; g++)
+        start[g + 1] += start[g];
+    for (size_t i = 0; i < m; i++) /* start[g] runs up to the next group's start */
+        idx[start[(s[i] > 0 ? 0 : k) + (size_t)y[i]]++] = i;
+    for (size_t g = ng; g > 0; g--) /* back to the groups' starts */
+        start[g] = start[g - 1];
+    start[0] = 0;
+    int nt = L->nthreads < (int)ng ? L->nthreads : (int)ng;
+    long n = (long)ng;
+    (void)nt;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1 && m * k >= 65536)
+    for (long gl = 0; gl < n; gl++) {
+        size_t g = (size_t)gl;
+        mexp_row_group(F, k, g % k, idx + start[g], start[g + 1] - start[g], R->la + g * k,
+                       R->t + g * k);
     }
-    for (size_t i = 0; i < m; i++) {
-        const double *Fi = F + i * k, fy = Fi[y[i]];
-        double *gm = mx + (s[i] > 0 ? 0 : kk) + (size_t)y[i] * k;
-        for (size_t r = 0; r < k; r++)
-            if (Fi[r] - fy > gm[r])
-                gm[r] = Fi[r] - fy;
-    }
-    for (size_t i = 0; i < m; i++) {
-        const double *Fi = F + i * k, fy = Fi[y[i]];
-        size_t off = (s[i] > 0 ? 0 : kk) + (size_t)y[i] * k;
-        for (size_t r = 0; r < k; r++)
-            R->la[off + r] += exp(Fi[r] - fy - mx[off + r]);
-    }
-    for (size_t c = 0; c < k; c++)
-        for (size_t r = 0; r < k; r++)
-            for (size_t h = 0; h < 2; h++) {
-                size_t g = h * kk + c * k + r;
-                /* r == c is the constant term counted in log m */
-                R->la[g] = (r == c || R->la[g] == 0.0) ? -HUGE_VAL
-                                                       : mx[g] + log(R->la[g]);
-            }
+    free(idx);
+    free(start);
     return R;
 }
 

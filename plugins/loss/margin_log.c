@@ -14,8 +14,28 @@
  * inside (14), log(1 + u^0 exp(-rho)) = softplus(-rho - log(mk)), i.e. all
  * margins start at log(mk) instead of 0 (spec §3.3, §12.3).
  *
- * softplus and sigmoid use the stable forms of spec §3.8.  There is no
- * aggregation trick for this loss (spec §3.4), so no row fast path.
+ * softplus and sigmoid use the stable forms of spec §3.8: through e^z while
+ * |z| <= 700 (e^z is then a normal double, and log1p(e^z), e^z / (1 + e^z)
+ * are exact up to rounding), max(z,0) + log1p(e^-|z|) and the two-branch
+ * sigmoid beyond; every z costs one exp, and one log for the log1p.
+ *
+ * Row fast path for the stage-wise problem (14), phi(w) = L(F + s w^T) with
+ * s_i = +-1: there is no exact aggregation for this loss (spec §3.4), so an
+ * evaluation stays O(mk), but row_prepare stores the margins
+ * d_ir = F_ir - F_{i,y_i} + o (r != y_i) and e^d_ir (where |d_ir| <= 350),
+ * and row_eval makes one fused pass over (i, r != y_i) for value and
+ * gradient, with no m x k writes and, while max w - min w <= 350, no exp
+ * per element: e^z_ir is e^d_ir times an entry of a k x k table of
+ * exp(+-(w_r - w_c)).  The r = y_i terms (softplus(o) = log 2 at o = 0) are
+ * in the value as in eval, so row_eval(w) equals eval(F + s w^T), and its
+ * gradient sum_i s_i dL/dF_i., up to rounding.  Any s_i outside {-1,+1}
+ * makes row_prepare decline (the host then uses eval).
+ *
+ * eval, row_prepare and row_eval run in parallel (OpenMP, host->threads)
+ * over fixed chunks of 2048 examples whose boundaries depend on m only;
+ * each chunk's partial value / gradient goes to its own slot and the slots
+ * are added in chunk order by one thread, so the results are bit-identical
+ * whatever the number of threads.
  */
 #include <boostlab/boostlab.h>
 
@@ -34,6 +54,7 @@ static const struct bl_param_spec mlog_params[P_COUNT] = {
 
 struct mlog {
     int literal_init;
+    int nthreads; /* host->threads at create time (>= 1) */
 };
 
 static void *mlog_create(const struct bl_host *host, const union bl_value *params,
@@ -45,6 +66,7 @@ static void *mlog_create(const struct bl_host *host, const union bl_value *param
         return NULL;
     }
     L->literal_init = params ? params[P_LITERAL_INIT].b : 0;
+    L->nthreads = host && host->threads > 0 ? host->threads : 1;
     if (L->literal_init && host && host->log)
         host->log(2, "margin-log", "literal_init: every margin starts at log(m*k)");
     return L;
@@ -75,29 +97,90 @@ static double mlog_offset(const struct mlog *L, size_t m, size_t k)
     return L->literal_init ? -log((double)m * (double)k) : 0.0;
 }
 
+/* Examples per chunk.  The parallel loops hand out whole chunks, each chunk
+ * sums into its own slot and the slots are added in chunk order by one
+ * thread, so every result is bit-identical whatever the thread count.  The
+ * chunk size depends on m only (2048, larger beyond MAXCHUNKS chunks). */
+#define CHUNK 2048
+#define MAXCHUNKS 1024
+
+/* |z| <= ZLIM: e^z is a normal double (e^-708 is the smallest), so softplus
+ * and sigmoid can be taken from e^z itself (softplus_ez). */
+#define ZLIM 700.0
+
+static size_t chunk_rows(size_t m)
+{
+    size_t c = (m + MAXCHUNKS - 1) / MAXCHUNKS;
+    return c > CHUNK ? c : CHUNK;
+}
+
+/* softplus(z) = log1p(e^z) and *q = sigmoid(z) from ez = e^z, for ez a
+ * normal finite double.  log1p(x) is Goldberg's x log(u) / (u - 1) with
+ * u = 1 + x (x itself, correctly rounded, when u = 1; within a few ulps
+ * otherwise): one log, about half the cost of glibc's log1p. */
+static inline double softplus_ez(double ez, double *q)
+{
+    double u = 1.0 + ez;
+    *q = ez / u;
+    return u == 1.0 ? ez : log(u) * (ez / (u - 1.0));
+}
+
+/* softplus(z) and *q = sigmoid(z) for any z: through e^z while that is a
+ * normal double, with the two-sided stable forms beyond. */
+static inline double softplus_sig(double z, double *q)
+{
+    if (fabs(z) <= ZLIM)
+        return softplus_ez(exp(z), q);
+    *q = sigmoid(z);
+    return softplus(z);
+}
+
+/* One chunk of eval: examples [i0, i1).  Each example's value starts with
+ * sp0 = softplus(o), its r = y_i term. */
+static double mlog_eval_chunk(const int *y, size_t k, const double *F, double *grad, double o,
+                              double sp0, size_t i0, size_t i1)
+{
+    double val = 0.0;
+    for (size_t i = i0; i < i1; i++) {
+        const double *Fi = F + i * k, fy = Fi[y[i]];
+        size_t yi = (size_t)y[i];
+        double vt = sp0, tot = 0.0;
+        for (size_t r = 0; r < k; r++) {
+            if (r == yi)
+                continue;
+            double q, sp = softplus_sig(Fi[r] - fy + o, &q);
+            vt += sp;
+            tot += q;
+            if (grad)
+                grad[i * k + r] = q;
+        }
+        if (grad)
+            grad[i * k + yi] = -tot;
+        val += vt;
+    }
+    return val;
+}
+
 static double mlog_eval(void *self, const int *y, size_t m, size_t k,
                         const double *F, double *grad)
 {
     const struct mlog *L = self;
     if (m == 0 || k == 0)
         return 0.0;
-    double o = mlog_offset(L, m, k), val = 0.0;
-    for (size_t i = 0; i < m; i++) {
-        const double *Fi = F + i * k, fy = Fi[y[i]];
-        size_t yi = (size_t)y[i];
-        double tot = 0.0;
-        for (size_t r = 0; r < k; r++) {
-            double z = Fi[r] - fy + o;
-            val += softplus(z);
-            if (grad && r != yi) {
-                double q = sigmoid(z);
-                grad[i * k + r] = q;
-                tot += q;
-            }
-        }
-        if (grad)
-            grad[i * k + yi] = -tot;
+    double o = mlog_offset(L, m, k), q0, sp0 = softplus_sig(o, &q0);
+    size_t rows = chunk_rows(m), nch = (m + rows - 1) / rows;
+    double part[MAXCHUNKS];
+    int nt = L->nthreads < (int)nch ? L->nthreads : (int)nch;
+    long n = (long)nch;
+    (void)nt;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
+    for (long c = 0; c < n; c++) {
+        size_t i0 = (size_t)c * rows, i1 = i0 + rows < m ? i0 + rows : m;
+        part[c] = mlog_eval_chunk(y, k, F, grad, o, sp0, i0, i1);
     }
+    double val = 0.0;
+    for (size_t c = 0; c < nch; c++)
+        val += part[c];
     return val;
 }
 
@@ -128,14 +211,195 @@ static int mlog_hessian(void *self, const int *y, size_t m, size_t k,
     return 0;
 }
 
+/* ---- row fast path ------------------------------------------------------ */
+
+/* phi(w) = L(F + s w^T) = sum_i [ softplus(o) + sum_{r != y_i} softplus(z_ir) ],
+ *     z_ir = d_ir + s_i (w_r - w_{y_i}),   d_ir = F_ir - F_{i,y_i} + o,
+ *     dphi/dw_r = sum_i s_i q_ir (r != y_i) - sum_{i: y_i = r} s_i sum_{l != r} q_il.
+ * row_prepare stores d (m x (k-1), the r != y_i entries in increasing r) and
+ * E = e^d where |d| <= ZLIM/2 (else 0).  row_eval then needs no exp per
+ * element: when max w - min w <= ZLIM/2 it builds the k x k table
+ * exp(+-(w_r - w_c)) (k^2 exps) and e^z_ir = E_ir * table, a normal double,
+ * then softplus_ez; entries with E = 0, and every entry when w is too
+ * spread out (or k^2 > m(k-1)), go through softplus_sig(z).  One fused pass
+ * over (i, r != y_i), no m x k writes.  s must be +-1 (binary stump). */
+struct mlog_row {
+    size_t m, k, rows, nch;
+    int nthreads;
+    double sp0;   /* softplus(o): the r = y_i term of every example */
+    int *y;       /* m */
+    double *s;    /* m */
+    double *d;    /* m (k-1) */
+    double *E;    /* m (k-1) */
+    double *T;    /* 2 k k scratch (so one caller at a time): exp(w_r - w_c), exp(w_c - w_r) */
+    double *slot; /* nch (k+1) scratch: per chunk value, then gradient */
+};
+
+static void mlog_row_free(void *row)
+{
+    struct mlog_row *R = row;
+    if (!R)
+        return;
+    free(R->y);
+    free(R->s);
+    free(R->d);
+    free(R->E);
+    free(R->T);
+    free(R->slot);
+    free(R);
+}
+
+static void mlog_row_prepare_chunk(struct mlog_row *R, const double *F, double o, size_t i0,
+                                   size_t i1)
+{
+    size_t k = R->k, k1 = k - 1;
+    for (size_t i = i0; i < i1; i++) {
+        const double *Fi = F + i * k, fy = Fi[R->y[i]];
+        size_t yi = (size_t)R->y[i];
+        double *di = R->d + i * k1, *Ei = R->E + i * k1;
+        for (size_t r = 0, j = 0; r < k; r++) {
+            if (r == yi)
+                continue;
+            double dv = Fi[r] - fy + o;
+            di[j] = dv;
+            Ei[j] = fabs(dv) <= 0.5 * ZLIM ? exp(dv) : 0.0;
+            j++;
+        }
+    }
+}
+
+static void *mlog_row_prepare(void *self, const int *y, size_t m, size_t k,
+                              const double *F, const double *s)
+{
+    const struct mlog *L = self;
+    if (m == 0 || k == 0)
+        return NULL;
+    for (size_t i = 0; i < m; i++)
+        if (s[i] != 1.0 && s[i] != -1.0) {
+            /* not a binary stump: the host falls back to eval */
+            if (g_host && g_host->log)
+                g_host->log(2, "margin-log", "row fast path declined: s[%zu] = %g is not +-1",
+                            i, s[i]);
+            return NULL;
+        }
+    struct mlog_row *R = calloc(1, sizeof *R);
+    if (!R)
+        return NULL;
+    size_t n1 = m * (k - 1) + 1; /* + 1: never malloc(0) */
+    R->m = m;
+    R->k = k;
+    R->rows = chunk_rows(m);
+    R->nch = (m + R->rows - 1) / R->rows;
+    R->nthreads = L->nthreads < (int)R->nch ? L->nthreads : (int)R->nch;
+    double q0, o = mlog_offset(L, m, k);
+    R->sp0 = softplus_sig(o, &q0);
+    R->y = malloc(m * sizeof *R->y);
+    R->s = malloc(m * sizeof *R->s);
+    R->d = malloc(n1 * sizeof *R->d);
+    R->E = malloc(n1 * sizeof *R->E);
+    R->T = malloc(2 * k * k * sizeof *R->T);
+    R->slot = malloc(R->nch * (k + 1) * sizeof *R->slot);
+    if (!R->y || !R->s || !R->d || !R->E || !R->T || !R->slot) {
+        mlog_row_free(R);
+        return NULL;
+    }
+    for (size_t i = 0; i < m; i++) {
+        R->y[i] = y[i];
+        R->s[i] = s[i];
+    }
+    long n = (long)R->nch;
+    int nt = R->nthreads;
+    (void)nt;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
+    for (long c = 0; c < n; c++) {
+        size_t i0 = (size_t)c * R->rows, i1 = i0 + R->rows < m ? i0 + R->rows : m;
+        mlog_row_prepare_chunk(R, F, o, i0, i1);
+    }
+    return R;
+}
+
+/* One chunk of row_eval into slot = (value, gradient[k]). */
+static void mlog_row_chunk(const struct mlog_row *R, const double *w, int table, size_t c)
+{
+    size_t m = R->m, k = R->k, k1 = k - 1, kk = k * k;
+    size_t i0 = c * R->rows, i1 = i0 + R->rows < m ? i0 + R->rows : m;
+    double *slot = R->slot + c * (k + 1), *g = slot + 1, val = 0.0;
+    for (size_t r = 0; r < k; r++)
+        g[r] = 0.0;
+    for (size_t i = i0; i < i1; i++) {
+        size_t yi = (size_t)R->y[i];
+        double si = R->s[i], wy = w[yi], vt = R->sp0, tot = 0.0;
+        const double *di = R->d + i * k1, *Ei = R->E + i * k1;
+        const double *Ti = table ? R->T + (si > 0 ? 0 : kk) + yi * k : NULL;
+        for (size_t r = 0, j = 0; r < k; r++) {
+            if (r == yi)
+                continue;
+            double q, sp;
+            if (Ti && Ei[j] != 0.0)
+                sp = softplus_ez(Ei[j] * Ti[r], &q);
+            else
+                sp = softplus_sig(di[j] + si * (w[r] - wy), &q);
+            vt += sp;
+            tot += q;
+            g[r] += si * q;
+            j++;
+        }
+        g[yi] -= si * tot;
+        val += vt;
+    }
+    slot[0] = val;
+}
+
+static double mlog_row_eval(void *row, const double *w, double *grad)
+{
+    struct mlog_row *R = row;
+    size_t m = R->m, k = R->k, kk = k * k;
+    double wmin = w[0], wmax = w[0];
+    for (size_t r = 1; r < k; r++) {
+        wmin = fmin(wmin, w[r]);
+        wmax = fmax(wmax, w[r]);
+    }
+    /* the table pays off when k^2 exps are fewer than the m (k-1) it saves;
+     * a NaN or inf in w fails the spread test and takes the general path */
+    int table = wmax - wmin <= 0.5 * ZLIM && kk <= m * (k - 1);
+    if (table) {
+        for (size_t c = 0; c < k; c++)
+            for (size_t r = 0; r < k; r++)
+                R->T[c * k + r] = exp(w[r] - w[c]);
+        for (size_t c = 0; c < k; c++)
+            for (size_t r = 0; r < k; r++)
+                R->T[kk + c * k + r] = R->T[r * k + c];
+    }
+    long n = (long)R->nch;
+    int nt = R->nthreads;
+    (void)nt;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
+    for (long c = 0; c < n; c++)
+        mlog_row_chunk(R, w, table, (size_t)c);
+    double val = 0.0;
+    if (grad)
+        for (size_t r = 0; r < k; r++)
+            grad[r] = 0.0;
+    for (size_t c = 0; c < R->nch; c++) {
+        const double *slot = R->slot + c * (k + 1);
+        val += slot[0];
+        if (grad)
+            for (size_t r = 0; r < k; r++)
+                grad[r] += slot[1 + r];
+    }
+    return val;
+}
+
+/* ---- descriptor -------------------------------------------------------- */
+
 static const struct bl_loss_ops mlog_ops = {
     .create = mlog_create,
     .destroy = mlog_destroy,
     .eval = mlog_eval,
     .hessian = mlog_hessian,
-    .row_prepare = NULL, /* O(mk) per evaluation anyway: the host uses eval */
-    .row_eval = NULL,
-    .row_free = NULL,
+    .row_prepare = mlog_row_prepare,
+    .row_eval = mlog_row_eval,
+    .row_free = mlog_row_free,
 };
 
 static const struct bl_plugin mlog_plugin = {

@@ -3,14 +3,19 @@
  * Unit tests of the loss plugins margin-exp and margin-log against the
  * spec (stagewise-multiclass-boosting.md §2.4, §2.6, §3.4, §3.8, §11.1-2):
  * gradients and Hessian diagonals against finite differences, the dual
- * weights at F = 0, extreme margins, the row fast path of margin-exp
- * against eval, and the KKT relation at w = 0 with U computed independently
- * from (11)/(12).
+ * weights at F = 0, extreme margins, margin-log's eval against the plain
+ * stable formulas, the row fast paths of margin-exp and margin-log against
+ * eval, the KKT relation at w = 0 with U computed independently from
+ * (11)/(12), and bit-identical results whatever the number of threads.
  */
 #include <criterion/criterion.h>
 #include "testutil.h"
 
 #include <math.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -32,7 +37,9 @@ struct lossinst {
     void *self;
 };
 
-static struct lossinst open_loss(const char *rel, const char *name, int literal)
+/* host: the API table the instance gets (its threads field counts). */
+static struct lossinst open_loss_host(const char *rel, const char *name, int literal,
+                                      const struct bl_host *host)
 {
     struct lossinst L;
     union bl_value v[4];
@@ -46,9 +53,14 @@ static struct lossinst open_loss(const char *rel, const char *name, int literal)
         v[0].b = 1;
     }
     L.ops = L.p->ops;
-    L.self = L.ops->create(&test_host, v, err);
+    L.self = L.ops->create(host, v, err);
     cr_assert_not_null(L.self, "create %s: %s", name, err);
     return L;
+}
+
+static struct lossinst open_loss(const char *rel, const char *name, int literal)
+{
+    return open_loss_host(rel, name, literal, &test_host);
 }
 
 static struct lossinst open_exp(void)
@@ -258,13 +270,23 @@ static double phi_eval(struct lossinst L, const int *y, size_t m, size_t k, cons
     return f;
 }
 
-static void check_row_fast(double fscale, double wscale, uint64_t seed)
+/* Shapes for the row fast paths: the common ones, plus enough examples for
+ * margin-log's exp table (k^2 <= m (k-1)) and for several chunks of 2048
+ * examples, m not a multiple of 2048. */
+static const size_t row_shapes[][2] = {{1, 2}, {6, 2}, {5, 3}, {20, 4}, {9, 10}, {40, 7},
+                                       {300, 5}, {4500, 3}, {2049, 6}};
+#define NROWSHAPES (sizeof row_shapes / sizeof row_shapes[0])
+
+/* The fast path against eval: value and gradient at w = 0 and at random w
+ * in [-wscale, wscale]^k, with F in [-fscale, fscale]. */
+static void check_row_fast(struct lossinst L, double fscale, double wscale, uint64_t seed)
 {
-    struct lossinst L = open_exp();
     cr_assert_not_null(L.ops->row_prepare);
+    cr_assert_not_null(L.ops->row_eval);
+    cr_assert_not_null(L.ops->row_free);
     rng_seed(seed);
-    for (size_t sh = 0; sh < NSHAPES; sh++) {
-        size_t m = shapes[sh][0], k = shapes[sh][1];
+    for (size_t sh = 0; sh < NROWSHAPES; sh++) {
+        size_t m = row_shapes[sh][0], k = row_shapes[sh][1];
         int *y = malloc(m * sizeof *y);
         double *F = malloc(m * k * sizeof *F), *s = malloc(m * sizeof *s);
         double *w = malloc(k * sizeof *w), *g1 = malloc(k * sizeof *g1), *g2 = malloc(k * sizeof *g2);
@@ -279,11 +301,12 @@ static void check_row_fast(double fscale, double wscale, uint64_t seed)
             double fa = L.ops->row_eval(row, w, g1);
             double fb = phi_eval(L, y, m, k, F, s, w, g2);
             cr_assert(isfinite(fa));
-            assert_close(fa, fb, 1e-12, "m=%zu k=%zu: row_eval %.17g, eval %.17g", m, k, fa, fb);
+            assert_close(fa, fb, 1e-12, "%s m=%zu k=%zu: row_eval %.17g, eval %.17g", L.p->name,
+                         m, k, fa, fb);
             cr_assert_eq(fa, L.ops->row_eval(row, w, NULL));
             for (size_t r = 0; r < k; r++)
-                assert_close(g1[r], g2[r], 1e-10, "m=%zu k=%zu grad %zu: %.17g vs %.17g", m, k, r,
-                             g1[r], g2[r]);
+                assert_close(g1[r], g2[r], 1e-10, "%s m=%zu k=%zu grad %zu: %.17g vs %.17g",
+                             L.p->name, m, k, r, g1[r], g2[r]);
         }
         L.ops->row_free(row);
         /* any s_i outside {-1,+1} must make it decline */
@@ -294,15 +317,122 @@ static void check_row_fast(double fscale, double wscale, uint64_t seed)
     L.ops->destroy(L.self);
 }
 
-Test(losses, exp_row_fast_path) { check_row_fast(2.0, 2.0, 13); }
-Test(losses, exp_row_fast_path_large) { check_row_fast(300.0, 400.0, 14); }
+Test(losses, exp_row_fast_path) { check_row_fast(open_exp(), 2.0, 2.0, 13); }
+Test(losses, exp_row_fast_path_large) { check_row_fast(open_exp(), 300.0, 400.0, 14); }
 
-Test(losses, log_has_no_row_fast_path)
+/* margin-log: moderate values (the exp table), margins beyond +-350 with a
+ * small w (table, some entries through exp), w spread beyond 350 (no
+ * table, some |z| > 700: the two-sided stable forms), and literal_init. */
+Test(losses, log_row_fast_path) { check_row_fast(open_log(0), 2.0, 2.0, 17); }
+Test(losses, log_row_fast_path_wide_F) { check_row_fast(open_log(0), 600.0, 0.5, 18); }
+Test(losses, log_row_fast_path_large) { check_row_fast(open_log(0), 300.0, 400.0, 19); }
+Test(losses, log_row_fast_path_huge) { check_row_fast(open_log(0), 3000.0, 3000.0, 20); }
+Test(losses, log_literal_row_fast_path) { check_row_fast(open_log(1), 2.0, 2.0, 21); }
+Test(losses, log_literal_row_fast_path_large) { check_row_fast(open_log(1), 300.0, 400.0, 22); }
+
+/* ---- margin-log's eval against the plain stable formulas ---------------- */
+
+static void check_log_reference(int literal, double scale, uint64_t seed)
 {
-    struct lossinst L = open_log(0);
-    cr_assert_null(L.ops->row_prepare);
+    struct lossinst L = open_log(literal);
+    rng_seed(seed);
+    for (size_t sh = 0; sh < NROWSHAPES; sh++) {
+        size_t m = row_shapes[sh][0], k = row_shapes[sh][1], n = m * k;
+        int *y = malloc(m * sizeof *y);
+        double *F = malloc(n * sizeof *F), *g = malloc(n * sizeof *g);
+        random_problem(m, k, scale, y, F);
+        double o = literal ? -log((double)m * (double)k) : 0.0, ref = 0.0;
+        double f = L.ops->eval(L.self, y, m, k, F, g);
+        cr_assert_eq(f, L.ops->eval(L.self, y, m, k, F, NULL), "value must not depend on grad");
+        for (size_t i = 0; i < m; i++) {
+            double tot = 0.0;
+            for (size_t r = 0; r < k; r++) {
+                double z = F[i * k + r] - F[i * k + (size_t)y[i]] + o, e = exp(-fabs(z));
+                ref += fmax(z, 0.0) + log1p(e);
+                if ((int)r == y[i])
+                    continue;
+                double q = (z >= 0.0 ? 1.0 : e) / (1.0 + e);
+                tot += q;
+                assert_close(g[i * k + r], q, 1e-14, "scale %g (%zu,%zu): grad %.17g, ref %.17g",
+                             scale, i, r, g[i * k + r], q);
+            }
+            assert_close(g[i * k + (size_t)y[i]], -tot, 1e-13, "scale %g row %zu: grad_y", scale, i);
+        }
+        assert_close(f, ref, 1e-13, "scale %g m=%zu k=%zu: value %.17g, ref %.17g", scale, m, k, f,
+                     ref);
+        free(y), free(F), free(g);
+    }
     L.ops->destroy(L.self);
 }
+
+Test(losses, log_eval_reference)
+{
+    const double scales[] = {0.5, 5.0, 40.0, 400.0, 1e6};
+    for (size_t j = 0; j < sizeof scales / sizeof scales[0]; j++) {
+        check_log_reference(0, scales[j], 30 + j);
+        check_log_reference(1, scales[j], 40 + j);
+    }
+}
+
+/* ---- results do not depend on the number of threads --------------------- */
+
+/* Everything the engine asks of a loss, on one problem, for host->threads
+ * = nt: eval (value, m x k gradient) and the row fast path (value, k
+ * gradient).  out holds 2 + m k + k doubles. */
+static void run_with_threads(const char *rel, const char *name, int literal, int nt,
+                             const int *y, size_t m, size_t k, const double *F, const double *s,
+                             const double *w, double *out)
+{
+    struct bl_host host = test_host;
+    host.threads = nt;
+#ifdef _OPENMP
+    omp_set_num_threads(nt);
+#endif
+    struct lossinst L = open_loss_host(rel, name, literal, &host);
+    out[0] = L.ops->eval(L.self, y, m, k, F, out + 2);
+    void *row = L.ops->row_prepare(L.self, y, m, k, F, s);
+    cr_assert_not_null(row);
+    out[1] = L.ops->row_eval(row, w, out + 2 + m * k);
+    L.ops->row_free(row);
+    L.ops->destroy(L.self);
+}
+
+static void check_threads(const char *rel, const char *name, int literal, uint64_t seed)
+{
+    static const size_t tshapes[][2] = {{5000, 7}, {10000, 7}, {6144, 4}, {2049, 3}, {700, 26}};
+    rng_seed(seed);
+    for (size_t sh = 0; sh < sizeof tshapes / sizeof tshapes[0]; sh++) {
+        size_t m = tshapes[sh][0], k = tshapes[sh][1], nout = 2 + m * k + k;
+        int *y = malloc(m * sizeof *y);
+        double *F = malloc(m * k * sizeof *F), *s = malloc(m * sizeof *s), *w = malloc(k * sizeof *w);
+        double *ref = malloc(nout * sizeof *ref), *out = malloc(nout * sizeof *out);
+        random_problem(m, k, 4.0, y, F);
+        for (size_t i = 0; i < m; i++)
+            s[i] = urand() < 0.5 ? -1.0 : 1.0;
+        for (size_t r = 0; r < k; r++)
+            w[r] = urange(-1.0, 1.0);
+        run_with_threads(rel, name, literal, 1, y, m, k, F, s, w, ref);
+        for (int nt = 2; nt <= 3; nt++) {
+            run_with_threads(rel, name, literal, nt, y, m, k, F, s, w, out);
+            cr_assert(out[0] == ref[0], "%s m=%zu k=%zu eval, %d threads: %a vs %a", name, m, k,
+                      nt, out[0], ref[0]);
+            cr_assert(out[1] == ref[1], "%s m=%zu k=%zu row_eval, %d threads: %a vs %a", name, m,
+                      k, nt, out[1], ref[1]);
+            cr_assert(memcmp(out + 2, ref + 2, m * k * sizeof *out) == 0,
+                      "%s m=%zu k=%zu: eval gradient differs with %d threads", name, m, k, nt);
+            cr_assert(memcmp(out + 2 + m * k, ref + 2 + m * k, k * sizeof *out) == 0,
+                      "%s m=%zu k=%zu: row_eval gradient differs with %d threads", name, m, k, nt);
+        }
+        free(y), free(F), free(s), free(w), free(ref), free(out);
+    }
+#ifdef _OPENMP
+    omp_set_num_threads(1);
+#endif
+}
+
+Test(losses, exp_threads_bit_identical) { check_threads("plugins/loss/margin_exp", "margin-exp", 0, 50); }
+Test(losses, log_threads_bit_identical) { check_threads("plugins/loss/margin_log", "margin-log", 0, 51); }
+Test(losses, log_literal_threads_bit_identical) { check_threads("plugins/loss/margin_log", "margin-log", 1, 52); }
 
 /* ---- KKT at w = 0 (spec §3.4 / §11.2) ---------------------------------------- */
 
@@ -366,7 +496,7 @@ static void check_kkt(struct lossinst L, int exp_loss, uint64_t seed)
             w[a] = 0.0;
             assert_close((fp - fm) / (2 * h), -score, 1e-7, "%s: fd of phi vs -score", L.p->name);
         }
-        if (exp_loss) { /* the fast path agrees at w = 0 too */
+        { /* the fast path agrees at w = 0 too */
             void *row = L.ops->row_prepare(L.self, y, m, k, F, s);
             double *g2 = malloc(k * sizeof *g2);
             L.ops->row_eval(row, w, g2);
