@@ -137,6 +137,9 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
     run r;
     memset(&r, 0, sizeof r);
     memset(cv, 0, sizeof *cv);
+    if (k < 2 || m == 0)
+        return bl_errf(err, "the training set has %zu examples and %zu classes: boosting needs "
+                       "examples of at least 2 classes", m, k);
     r.lo = a->loss.plugin->ops;
     r.wo = a->weak.plugin->ops;
     r.so = a->solver.plugin->ops;

@@ -241,6 +241,11 @@ int bl_summary_add(bl_summary *s, size_t d, size_t a, size_t r, const bl_curve *
 
 void bl_summary_print(const bl_summary *s, FILE *f)
 {
+    size_t any = 0;
+    for (size_t j = 0; j < s->nd * s->na * s->nr; j++)
+        any += s->done[j];
+    if (!any)
+        return;
     double *buf = bl_xmalloc((s->nr + 1) * sizeof *buf);
     size_t wd = 8, wa = 9;
     for (size_t d = 0; d < s->nd; d++)

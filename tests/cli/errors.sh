@@ -33,6 +33,11 @@ recipe = mcboost-exp
 INI
 expect_fail 1 "broken.csv:3: column 2 \(a\)" -- "$BL" run --quiet "$TMP/broken.ini"
 
+# a single class: nothing to learn, said clearly
+printf 'label,a\n0,1\n0,2\n0,3\n' >"$TMP/one.csv"
+sed 's/broken/one/g' "$TMP/broken.ini" >"$TMP/one.ini"
+expect_fail 1 "one/a rep 0: the training set has 2 examples and 1 classes" -- "$BL" run --quiet "$TMP/one.ini"
+
 # plugins from BOOSTLAB_PLUGIN_PATH: good ones are listed, bad ones named
 FX="$BL_TOP_BUILDDIR/tests/plugins/.libs"
 BOOSTLAB_PLUGIN_PATH="$FX/good_loss.so" "$BL" plugins >"$TMP/p" 2>&1 || fail "good fixture refused: $(cat "$TMP/p")"
