@@ -10,6 +10,9 @@
  * gradient is dL/dF_ir = q_ir (r != y_i), dL/dF_{i,y_i} = -sum_{r != y_i} q_ir,
  * so -dL/dF is the edge weight c_ir of spec §2.4 with U = q.
  *
+ * normalize = true divides value, gradient and Hessian by m k, the mean
+ * over the pairs; it puts nu on margin-exp's scale (its dual weights sum
+ * to 1), one reading of how the paper's Table I treats large nu.
  * literal_init = true sets o = -log(m k): the paper's literal u^0 = 1/(mk)
  * inside (14), log(1 + u^0 exp(-rho)) = softplus(-rho - log(mk)), i.e. all
  * margins start at log(mk) instead of 0 (spec §3.3, §12.3).
@@ -45,15 +48,18 @@
 
 static const struct bl_host *g_host;
 
-enum { P_LITERAL_INIT, P_COUNT };
+enum { P_LITERAL_INIT, P_NORMALIZE, P_COUNT };
 
 static const struct bl_param_spec mlog_params[P_COUNT] = {
     [P_LITERAL_INIT] = {"literal_init", BL_PARAM_BOOL, "false", 0, 0, NULL,
                         "offset every margin by log(m*k): the paper's literal u0 = 1/(mk) in (14)"},
+    [P_NORMALIZE] = {"normalize", BL_PARAM_BOOL, "false", 0, 0, NULL,
+                     "divide the loss by m*k (mean over the pairs), putting nu on the scale of margin-exp's"},
 };
 
 struct mlog {
     int literal_init;
+    int normalize;
     int nthreads; /* host->threads at create time (>= 1) */
 };
 
@@ -66,6 +72,7 @@ static void *mlog_create(const struct bl_host *host, const union bl_value *param
         return NULL;
     }
     L->literal_init = params ? params[P_LITERAL_INIT].b : 0;
+    L->normalize = params ? params[P_NORMALIZE].b : 0;
     L->nthreads = host && host->threads > 0 ? host->threads : 1;
     if (L->literal_init && host && host->log)
         host->log(2, "margin-log", "literal_init: every margin starts at log(m*k)");
@@ -90,6 +97,12 @@ static inline double sigmoid(double z)
         return 1.0 / (1.0 + exp(-z));
     double e = exp(z);
     return e / (1.0 + e);
+}
+
+/* 1, or 1/(mk) with normalize: scales value, gradient and Hessian alike. */
+static double mlog_scale(const struct mlog *L, size_t m, size_t k)
+{
+    return L->normalize ? 1.0 / ((double)m * (double)k) : 1.0;
 }
 
 static double mlog_offset(const struct mlog *L, size_t m, size_t k)
@@ -181,6 +194,13 @@ static double mlog_eval(void *self, const int *y, size_t m, size_t k,
     double val = 0.0;
     for (size_t c = 0; c < nch; c++)
         val += part[c];
+    double sc = mlog_scale(L, m, k);
+    if (sc != 1.0) {
+        if (grad)
+            for (size_t j = 0; j < m * k; j++)
+                grad[j] *= sc;
+        val *= sc;
+    }
     return val;
 }
 
@@ -208,6 +228,10 @@ static int mlog_hessian(void *self, const int *y, size_t m, size_t k,
         }
         out[i * k + yi] = tot;
     }
+    double sc = mlog_scale(L, m, k);
+    if (sc != 1.0)
+        for (size_t j = 0; j < m * k; j++)
+            out[j] *= sc;
     return 0;
 }
 
@@ -227,6 +251,7 @@ struct mlog_row {
     size_t m, k, rows, nch;
     int nthreads;
     double sp0;   /* softplus(o): the r = y_i term of every example */
+    double scale; /* mlog_scale */
     int *y;       /* m */
     double *s;    /* m */
     double *d;    /* m (k-1) */
@@ -293,6 +318,7 @@ static void *mlog_row_prepare(void *self, const int *y, size_t m, size_t k,
     R->nthreads = L->nthreads < (int)R->nch ? L->nthreads : (int)R->nch;
     double q0, o = mlog_offset(L, m, k);
     R->sp0 = softplus_sig(o, &q0);
+    R->scale = mlog_scale(L, m, k);
     R->y = malloc(m * sizeof *R->y);
     R->s = malloc(m * sizeof *R->s);
     R->d = malloc(n1 * sizeof *R->d);
@@ -386,6 +412,12 @@ static double mlog_row_eval(void *row, const double *w, double *grad)
         if (grad)
             for (size_t r = 0; r < k; r++)
                 grad[r] += slot[1 + r];
+    }
+    if (R->scale != 1.0) {
+        if (grad)
+            for (size_t r = 0; r < k; r++)
+                grad[r] *= R->scale;
+        val *= R->scale;
     }
     return val;
 }

@@ -31,6 +31,14 @@ static double urange(double a, double b)
         cr_assert(fabs(a_ - b_) <= (tol) * (1.0 + fabs(b_)), __VA_ARGS__);     \
     } while (0)
 
+static int bl_param_index_test(const struct bl_plugin *p, const char *name)
+{
+    for (size_t j = 0; j < p->nparams; j++)
+        if (!strcmp(p->params[j].name, name))
+            return (int)j;
+    return -1;
+}
+
 struct lossinst {
     const struct bl_plugin *p;
     const struct bl_loss_ops *ops;
@@ -49,8 +57,9 @@ static struct lossinst open_loss_host(const char *rel, const char *name, int lit
     cr_assert_eq(L.p->sdk_version, BL_SDK_VERSION);
     test_defaults(L.p, v);
     if (literal) {
-        cr_assert_eq(L.p->nparams, 1);
-        v[0].b = 1;
+        int j = bl_param_index_test(L.p, "literal_init");
+        cr_assert_geq(j, 0);
+        v[j].b = 1;
     }
     L.ops = L.p->ops;
     L.self = L.ops->create(host, v, err);
@@ -519,10 +528,54 @@ Test(losses, descriptors)
     const struct bl_plugin *e = test_plugin("plugins/loss/margin_exp", "margin-exp");
     const struct bl_plugin *l = test_plugin("plugins/loss/margin_log", "margin-log");
     cr_assert_eq(e->nparams, 0);
-    cr_assert_eq(l->nparams, 1);
+    cr_assert_eq(l->nparams, 2);
     cr_assert_str_eq(l->params[0].name, "literal_init");
+    cr_assert_str_eq(l->params[1].name, "normalize");
     cr_assert_eq(l->params[0].type, BL_PARAM_BOOL);
     cr_assert_str_eq(l->params[0].def, "false");
     cr_assert_not_null(e->doc);
     cr_assert_not_null(l->params[0].doc);
+}
+
+/* normalize = true is the same loss divided by m k: value, gradient,
+ * Hessian and the row fast path. */
+Test(margin_log, normalize_divides_by_pairs)
+{
+    const struct bl_plugin *p = test_plugin("plugins/loss/margin_log", "margin-log");
+    const struct bl_loss_ops *ops = p->ops;
+    union bl_value v[4];
+    char err[BL_ERR_MAX];
+    test_defaults(p, v);
+    void *plain = ops->create(&test_host, v, err);
+    int j = bl_param_index_test(p, "normalize");
+    cr_assert_geq(j, 0);
+    v[j].b = 1;
+    void *norm = ops->create(&test_host, v, err);
+    size_t m = 37, k = 5, mk = m * k;
+    int y[37];
+    double F[37 * 5], g1[37 * 5], g2[37 * 5], h1[37 * 5], h2[37 * 5], s[37], w[5], r1[5], r2[5];
+    rng_seed(99);
+    random_problem(m, k, 3.0, y, F);
+    for (size_t i = 0; i < m; i++)
+        s[i] = urand() < 0.5 ? -1 : 1;
+    for (size_t r = 0; r < k; r++)
+        w[r] = urange(0, 2);
+    double a = ops->eval(plain, y, m, k, F, g1), b = ops->eval(norm, y, m, k, F, g2);
+    assert_close(b, a / (double)mk, 1e-14, "value");
+    ops->hessian(plain, y, m, k, F, BL_HESS_DIAG, h1);
+    ops->hessian(norm, y, m, k, F, BL_HESS_DIAG, h2);
+    for (size_t q = 0; q < mk; q++) {
+        assert_close(g2[q], g1[q] / (double)mk, 1e-14, "gradient %zu", q);
+        assert_close(h2[q], h1[q] / (double)mk, 1e-14, "hessian %zu", q);
+    }
+    void *R1 = ops->row_prepare(plain, y, m, k, F, s), *R2 = ops->row_prepare(norm, y, m, k, F, s);
+    a = ops->row_eval(R1, w, r1);
+    b = ops->row_eval(R2, w, r2);
+    assert_close(b, a / (double)mk, 1e-14, "row value");
+    for (size_t r = 0; r < k; r++)
+        assert_close(r2[r], r1[r] / (double)mk, 1e-14, "row gradient %zu", r);
+    ops->row_free(R1);
+    ops->row_free(R2);
+    ops->destroy(plain);
+    ops->destroy(norm);
 }
