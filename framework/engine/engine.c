@@ -174,6 +174,9 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
     }
     int rc = 0;
     double L = r.lo->eval(r.loss, tr->y, m, k, r.F, r.grad);
+    cv->train_loss0 = L;
+    cv->train_err0 = bl_error_rate(r.F, tr->y, m, k);
+    cv->test_err0 = mt ? bl_error_rate(r.Ft, yt, mt, k) : NAN;
     for (int it = 0; it < T; it++) {
         double t0 = now();
         for (size_t j = 0; j < mk; j++)

@@ -29,6 +29,8 @@ typedef struct bl_curve {
     double *t_weak, *t_coef, *t_book;    /* seconds per phase */
     int *solver_iters;
     enum bl_stop stop;
+    /* the empty model (F = 0), for runs that stop before their first term */
+    double train_loss0, train_err0, test_err0;
 } bl_curve;
 
 typedef struct bl_boost_cfg {

@@ -40,7 +40,9 @@ void bl_run_result_from(const bl_curve *c, bl_run_result *r)
         r->train_err = c->train_err[c->n - 1];
         r->train_loss = c->train_loss[c->n - 1];
     } else {
-        r->test_err = r->train_err = r->train_loss = NAN;
+        r->test_err = c->test_err0;
+        r->train_err = c->train_err0;
+        r->train_loss = c->train_loss0;
     }
     for (size_t j = 0; j < c->n; j++) {
         r->t_weak += c->t_weak[j];

@@ -10,9 +10,11 @@
  * gradient is dL/dF_ir = q_ir (r != y_i), dL/dF_{i,y_i} = -sum_{r != y_i} q_ir,
  * so -dL/dF is the edge weight c_ir of spec §2.4 with U = q.
  *
- * normalize = true divides value, gradient and Hessian by m k, the mean
- * over the pairs; it puts nu on margin-exp's scale (its dual weights sum
- * to 1), one reading of how the paper's Table I treats large nu.
+ * normalize = examples | pairs divides value, gradient and Hessian by m or
+ * by m k (the mean over examples or over pairs; pairs puts nu on
+ * margin-exp's scale, whose dual weights sum to 1).  Eq. (7) is the plain
+ * sum; the paper's Table I behaves as if its code averaged (see
+ * docs/results-stagewise.md).
  * literal_init = true sets o = -log(m k): the paper's literal u^0 = 1/(mk)
  * inside (14), log(1 + u^0 exp(-rho)) = softplus(-rho - log(mk)), i.e. all
  * margins start at log(mk) instead of 0 (spec §3.3, §12.3).
@@ -53,8 +55,8 @@ enum { P_LITERAL_INIT, P_NORMALIZE, P_COUNT };
 static const struct bl_param_spec mlog_params[P_COUNT] = {
     [P_LITERAL_INIT] = {"literal_init", BL_PARAM_BOOL, "false", 0, 0, NULL,
                         "offset every margin by log(m*k): the paper's literal u0 = 1/(mk) in (14)"},
-    [P_NORMALIZE] = {"normalize", BL_PARAM_BOOL, "false", 0, 0, NULL,
-                     "divide the loss by m*k (mean over the pairs), putting nu on the scale of margin-exp's"},
+    [P_NORMALIZE] = {"normalize", BL_PARAM_CHOICE, "none", 0, 0, "none|examples|pairs",
+                     "divide the loss by 1, m (mean over examples) or m*k (mean over pairs); scales nu"},
 };
 
 struct mlog {
@@ -72,7 +74,7 @@ static void *mlog_create(const struct bl_host *host, const union bl_value *param
         return NULL;
     }
     L->literal_init = params ? params[P_LITERAL_INIT].b : 0;
-    L->normalize = params ? params[P_NORMALIZE].b : 0;
+    L->normalize = params ? params[P_NORMALIZE].choice : 0;
     L->nthreads = host && host->threads > 0 ? host->threads : 1;
     if (L->literal_init && host && host->log)
         host->log(2, "margin-log", "literal_init: every margin starts at log(m*k)");
@@ -99,10 +101,14 @@ static inline double sigmoid(double z)
     return e / (1.0 + e);
 }
 
-/* 1, or 1/(mk) with normalize: scales value, gradient and Hessian alike. */
+/* 1, 1/m or 1/(mk) by normalize: scales value, gradient and Hessian alike. */
 static double mlog_scale(const struct mlog *L, size_t m, size_t k)
 {
-    return L->normalize ? 1.0 / ((double)m * (double)k) : 1.0;
+    switch (L->normalize) {
+    case 1: return 1.0 / (double)m;
+    case 2: return 1.0 / ((double)m * (double)k);
+    default: return 1.0;
+    }
 }
 
 static double mlog_offset(const struct mlog *L, size_t m, size_t k)

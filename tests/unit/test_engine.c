@@ -320,3 +320,26 @@ Test(engine, totally_corrective_solution_is_kkt_optimal)
     bl_algo_free(&a);
     release(&p);
 }
+
+/* A run that stops before its first term still reports the errors of the
+ * empty model (every score 0: the lowest class everywhere). */
+Test(engine, empty_model_errors_are_recorded)
+{
+    problem p;
+    prepare(&p, 90, 2, 3, 0.5, 16);
+    const char *sets[] = {"nu", "5", NULL};
+    bl_algo_spec a;
+    algo(&a, "margin-exp", sets);
+    bl_model mo;
+    bl_curve cv;
+    train(&a, &p, 10, &mo, &cv);
+    cr_assert_eq(cv.n, 0);
+    cr_assert_eq(cv.stop, BL_STOP_DUAL);
+    cr_assert_float_eq(cv.train_err0, 2.0 / 3.0, 1e-12, "classes are balanced: 1/3 are class 0");
+    cr_assert_float_eq(cv.test_err0, 2.0 / 3.0, 1e-12);
+    cr_assert_float_eq(cv.train_loss0, log(90.0 * 3), 1e-9, "log sum of m*k ones");
+    bl_curve_free(&cv);
+    bl_model_free(&mo);
+    bl_algo_free(&a);
+    release(&p);
+}

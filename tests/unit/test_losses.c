@@ -537,7 +537,7 @@ Test(losses, descriptors)
     cr_assert_not_null(l->params[0].doc);
 }
 
-/* normalize = true is the same loss divided by m k: value, gradient,
+/* normalize = pairs is the same loss divided by m k: value, gradient,
  * Hessian and the row fast path. */
 Test(margin_log, normalize_divides_by_pairs)
 {
@@ -549,7 +549,7 @@ Test(margin_log, normalize_divides_by_pairs)
     void *plain = ops->create(&test_host, v, err);
     int j = bl_param_index_test(p, "normalize");
     cr_assert_geq(j, 0);
-    v[j].b = 1;
+    v[j].choice = 2; /* pairs */
     void *norm = ops->create(&test_host, v, err);
     size_t m = 37, k = 5, mk = m * k;
     int y[37];
