@@ -258,7 +258,7 @@ void bl_summary_print(const bl_summary *s, FILE *f)
             wa = strlen(s->ex->algo[a].name);
     fprintf(f, "%-*s  %-*s  %4s  %-15s  %-15s  %6s  %9s  %9s  %9s\n", (int)wd, "data",
             (int)wa, "algorithm", "runs", "test error %", "train error %", "iters", "weak s",
-            "coef s", "s/iter");
+            "coef s", "ms/iter");
     for (size_t d = 0; d < s->nd; d++)
         for (size_t a = 0; a < s->na; a++) {
             size_t n;
@@ -276,9 +276,9 @@ void bl_summary_print(const bl_summary *s, FILE *f)
             double tc = bl_mean(buf, n);
             cell(s, d, a, fields[4].off, buf);
             double tt = bl_mean(buf, n);
-            fprintf(f, "%-*s  %-*s  %4zu  %-15s  %-15s  %6.0f  %9.3f  %9.3f  %9.4f\n", (int)wd,
+            fprintf(f, "%-*s  %-*s  %4zu  %-15s  %-15s  %6.0f  %9.3f  %9.3f  %9.3f\n", (int)wd,
                     s->ex->data[d].name, (int)wa, s->ex->algo[a].name, n, te, tr, it, tw, tc,
-                    it > 0 ? tt / it : 0.0);
+                    it > 0 ? 1000 * tt / it : 0.0);
         }
     free(buf);
 }

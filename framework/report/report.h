@@ -41,8 +41,9 @@ void bl_run_result_from(const bl_curve *c, bl_run_result *r);
 int bl_summary_add(bl_summary *s, size_t d, size_t a, size_t r, const bl_curve *c,
                    bl_error *err);
 
-/* The summary table: mean (std) test error in % per data set x algorithm,
- * then mean seconds per run in the weak-learner and coefficient phases. */
+/* The summary table: mean (std) test and train error in % per data set x
+ * algorithm, mean iterations, mean seconds per run in the weak-learner and
+ * coefficient phases, and milliseconds per iteration in all. */
 void bl_summary_print(const bl_summary *s, FILE *f);
 
 int bl_curve_write(const bl_curve *c, const char *path, bl_error *err);
