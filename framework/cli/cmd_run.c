@@ -52,6 +52,27 @@ static int write_resolved(const bl_experiment *ex, const char *dir, bl_error *er
     return bl_atomic_commit(&a, err);
 }
 
+/* Every class must have training examples: a class the learners never see
+ * cannot be predicted, and its test examples would silently count as
+ * errors.  Names the class, the data set and how the split was made. */
+static int check_classes(const bl_dataset *train, const bl_data_spec *ds, int rep, bl_error *err)
+{
+    size_t *count = bl_xcalloc(train->k, sizeof *count);
+    for (size_t i = 0; i < train->m; i++)
+        count[train->y[i]]++;
+    size_t missing = train->k;
+    for (size_t c = 0; c < train->k && missing == train->k; c++)
+        if (!count[c])
+            missing = c;
+    free(count);
+    if (missing == train->k)
+        return 0;
+    static const char *split_names[] = {"", "given", "first", "ratio", "per-class"};
+    return bl_errf(err, "%s: data %s, repeat %d: class '%s' has no example in the training part "
+                   "(split = %s): every class needs training examples", ds->where, ds->name, rep,
+                   train->class_names[missing], split_names[ds->split.kind]);
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -85,10 +106,10 @@ static int run_data(run_ctx *c, size_t di, bl_error *err)
         const bl_dataset *te = ds->split.kind == BL_SPLIT_GIVEN ? &given_test : &test;
         bl_qview q;
         memset(&q, 0, sizeof q);
-        if (rc == 0)
+        if (rc == 0 && (rc = check_classes(&train, ds, rep, err)) == 0) {
             rc = bl_quantize(&train, ex->max_bins, &q, err);
-        if (rc < 0) {
-            bl_errprefix(err, "data %s, repeat %d", ds->name, rep);
+            if (rc < 0)
+                bl_errprefix(err, "data %s, repeat %d", ds->name, rep);
         }
         struct bl_train tv;
         if (rc == 0)
@@ -180,6 +201,7 @@ int cmd_run(int argc, char **argv)
     }
     cli_set_threads(threads > 0 ? threads : c.ex.threads);
     c.outdir = bl_strdup(output ? output : c.ex.output);
+    /* fail on an unwritable output folder before any work is spent */
     int rc = bl_mkdirs(c.outdir, &err);
     if (rc == 0)
         rc = write_resolved(&c.ex, c.outdir, &err);

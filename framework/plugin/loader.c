@@ -7,11 +7,13 @@
 #include <boostlab/weak.h>
 #include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../util/fsutil.h"
 #include "params.h"
@@ -149,8 +151,32 @@ static void add_plugin(bl_registry *r, const struct bl_plugin *p, const char *fi
     r->n++;
 }
 
+/* A plugin is code run with the user's rights, so it is only loaded from
+ * an absolute path that no other user can have replaced: neither the file
+ * nor its directory may be writable by everyone (unless the directory is
+ * sticky, like /tmp, where others cannot replace our files). */
+static int check_safe(const char *path, bl_error *err)
+{
+    if (path[0] != '/')
+        return bl_errf(err, "%s: plugins are loaded from absolute paths only (never relative to "
+                       "the current directory)", path);
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return bl_errf(err, "%s: cannot read plugin: %s", path, strerror(errno));
+    if (st.st_mode & S_IWOTH)
+        return bl_errf(err, "%s: refusing a world-writable plugin file (chmod o-w it)", path);
+    char *dir = bl_path_dir(path);
+    int rc = 0;
+    if (stat(dir, &st) == 0 && (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+        rc = bl_errf(err, "%s: refusing a plugin in the world-writable directory %s", path, dir);
+    free(dir);
+    return rc;
+}
+
 int bl_registry_load_file(bl_registry *r, const char *path, bl_error *err)
 {
+    if (check_safe(path, err) < 0)
+        return -1;
     for (size_t j = 0; j < r->n; j++)
         if (strcmp(r->file[j], path) == 0)
             return 0; /* same file reached twice through the path */
@@ -204,6 +230,9 @@ static int cmp_str(const void *a, const void *b)
 
 int bl_registry_load_dir(bl_registry *r, const char *dir, int recursive, bl_error *err)
 {
+    if (dir[0] != '/')
+        return bl_errf(err, "%s: plugin directories must be absolute paths (never relative to the "
+                       "current directory)", dir);
     DIR *d = opendir(dir);
     if (!d)
         return bl_errf(err, "%s: cannot open plugin directory", dir);
@@ -252,7 +281,10 @@ int bl_registry_load_std(bl_registry *r, bl_error *err)
         char *copy = bl_strdup(env), *save = NULL;
         for (char *tok = strtok_r(copy, ":", &save); tok && rc == 0;
              tok = strtok_r(NULL, ":", &save)) {
-            if (bl_dir_exists(tok))
+            if (tok[0] != '/')
+                rc = bl_errf(err, "BOOSTLAB_PLUGIN_PATH: '%s' is a relative path; plugins are "
+                             "only loaded from absolute paths", tok);
+            else if (bl_dir_exists(tok))
                 rc = bl_registry_load_dir(r, tok, 0, err);
             else if (bl_file_exists(tok))
                 rc = bl_registry_load_file(r, tok, err);

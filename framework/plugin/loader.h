@@ -6,7 +6,10 @@
  *
  * Search order: the build tree's plugins/ (when the running program is the
  * uninstalled one), else the install directory; then every entry of
- * BOOSTLAB_PLUGIN_PATH (colon-separated directories or .so files).
+ * BOOSTLAB_PLUGIN_PATH (colon-separated directories or .so files).  Only
+ * absolute paths are used, and never a world-writable file or a file in a
+ * world-writable (non-sticky) directory: a plugin is code, trusted like
+ * any library the program links.
  */
 #ifndef BL_PLUGIN_LOADER_H
 #define BL_PLUGIN_LOADER_H

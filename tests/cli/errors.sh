@@ -45,4 +45,33 @@ grep -q '^fixture-sq ' "$TMP/p" || fail "fixture-sq not listed"
 BOOSTLAB_PLUGIN_PATH="$FX/bad_version.so" expect_fail 1 "bad_version.so: .*SDK 2.0" -- "$BL" plugins
 BOOSTLAB_PLUGIN_PATH="$FX/dup_name.so" expect_fail 1 "dup_name.so: plugin name 'margin-exp' is already taken" -- "$BL" plugins
 BOOSTLAB_PLUGIN_PATH="$TMP/none" expect_fail 1 "neither a directory nor a file" -- "$BL" plugins
+BOOSTLAB_PLUGIN_PATH="relative/dir" expect_fail 1 "'relative/dir' is a relative path" -- "$BL" plugins
+cp "$FX/good_loss.so" "$TMP/ww.so" && chmod o+w "$TMP/ww.so"
+BOOSTLAB_PLUGIN_PATH="$TMP/ww.so" expect_fail 1 "ww.so: refusing a world-writable plugin file" -- "$BL" plugins
+mkdir -p "$TMP/wwdir" && chmod 777 "$TMP/wwdir" && cp "$FX/good_loss.so" "$TMP/wwdir/"
+BOOSTLAB_PLUGIN_PATH="$TMP/wwdir" expect_fail 1 "refusing a plugin in the world-writable directory" -- "$BL" plugins
+
+# a split that leaves a class out of the training part
+cat >"$TMP/first.ini" <<INI
+[experiment]
+output = $TMP/out-first
+[data iris]
+file = $SRC/data/iris.csv
+split = first
+first = 100
+[algorithm a]
+recipe = mcboost-exp
+INI
+expect_fail 1 "first.ini:3: data iris, repeat 0: class '2' has no example in the training part" -- "$BL" run --quiet "$TMP/first.ini"
+
+# output that cannot be written (a file in the way; a full disk, simulated by
+# a file-size limit): a clear error, and no torn file left behind
+printf 'x' >"$TMP/afile"
+sed "s|^output = .*|output = $TMP/afile/sub|; s|^split = first|split = ratio|; /^first = /d" "$TMP/first.ini" >"$TMP/blocked.ini"
+expect_fail 1 "afile: exists and is not a directory" -- "$BL" run --quiet "$TMP/blocked.ini"
+sed "s|^output = .*|output = $TMP/out-full|" "$TMP/blocked.ini" >"$TMP/full.ini"
+(trap '' XFSZ; ulimit -f 2; "$BL" run --quiet "$TMP/full.ini" >/dev/null 2>"$TMP/err"; echo $? >"$TMP/rc")
+[[ $(cat "$TMP/rc") -eq 1 ]] || fail "a full disk did not fail the run"
+grep -q "write failed: File too large" "$TMP/err" || fail "no clear error on a full disk: $(cat "$TMP/err")"
+[[ ! -e $TMP/out-full/runs/iris/a/rep-0.csv ]] || fail "a failed write left a file"
 finish

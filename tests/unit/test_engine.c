@@ -343,3 +343,100 @@ Test(engine, empty_model_errors_are_recorded)
     bl_algo_free(&a);
     release(&p);
 }
+
+/* Numerical robustness (spec §11.8): a separable problem boosted far past
+ * zero training error with eta = 1 keeps every recorded value finite. */
+Test(engine, long_runs_on_separable_data_stay_finite)
+{
+    const char *losses[] = {"margin-exp", "margin-log"};
+    for (int l = 0; l < 2; l++) {
+        problem p;
+        prepare(&p, 60, 2, 3, 0.05, 32); /* well separated blobs */
+        const char *sets[] = {"nu", "0", NULL};
+        bl_algo_spec a;
+        algo(&a, losses[l], sets);
+        bl_model mo;
+        bl_curve cv;
+        train(&a, &p, 2000, &mo, &cv);
+        for (size_t j = 0; j < cv.n; j++) {
+            cr_assert(isfinite(cv.train_loss[j]), "%s: loss %g at %zu", losses[l], cv.train_loss[j], j);
+            cr_assert(isfinite(cv.edge[j]));
+        }
+        cr_assert_eq(cv.train_err[cv.n - 1], 0);
+        for (size_t t = 0; t < mo.t; t++)
+            for (size_t r = 0; r < p.ds.k; r++)
+                cr_assert(isfinite(mo.term[t].w[r]) && mo.term[t].w[r] >= 0);
+        bl_curve_free(&cv);
+        bl_model_free(&mo);
+        bl_algo_free(&a);
+        release(&p);
+    }
+}
+
+/* Constant features leave no split: the run ends with a clear error, not
+ * a NaN or a crash. */
+Test(engine, constant_features_are_a_clear_error)
+{
+    problem p;
+    prepare(&p, 40, 3, 2, 0.5, 16);
+    for (size_t j = 0; j < p.ds.m * p.ds.d; j++)
+        p.ds.x[j] = 1.5f;
+    bl_qview_free(&p.q);
+    bl_error err;
+    cr_assert_eq(bl_quantize(&p.ds, 16, &p.q, &err), 0, "%s", err.msg);
+    bl_train_view(&p.ds, &p.q, &p.tv);
+    bl_algo_spec a;
+    algo(&a, "margin-log", NULL);
+    bl_model mo;
+    bl_curve cv;
+    bl_model_init(&mo, a.weak.plugin, p.ds.k, p.ds.d, p.ds.class_names, p.ds.feature_names);
+    bl_boost_cfg cfg = {&a, 10, 1, NULL, NULL};
+    cr_assert_eq(bl_boost(&cfg, &p.tv, NULL, NULL, &mo, &cv, &err), -1);
+    cr_assert(strstr(err.msg, "every feature is constant"), "%s", err.msg);
+    cr_assert(isfinite(cv.train_loss0));
+    bl_curve_free(&cv);
+    bl_model_free(&mo);
+    bl_algo_free(&a);
+    release(&p);
+}
+
+/* Duplicating every example changes neither loss's minimisers (the
+ * exponential loss's log form gains a constant, the logistic sum doubles),
+ * so the same stumps and coefficients come out. */
+Test(engine, duplicated_examples_give_the_same_model)
+{
+    const char *losses[] = {"margin-exp", "margin-log"};
+    for (int l = 0; l < 2; l++) {
+        problem p, q;
+        prepare(&p, 80, 3, 3, 0.8, 32);
+        size_t m = p.ds.m;
+        size_t *rows = malloc(2 * m * sizeof *rows);
+        for (size_t i = 0; i < 2 * m; i++)
+            rows[i] = i % m;
+        bl_error err;
+        memset(&q, 0, sizeof q);
+        cr_assert_eq(bl_dataset_subset(&p.ds, rows, 2 * m, &q.ds, &err), 0, "%s", err.msg);
+        free(rows);
+        cr_assert_eq(bl_quantize(&q.ds, 32, &q.q, &err), 0, "%s", err.msg);
+        bl_train_view(&q.ds, &q.q, &q.tv);
+        const char *sets[] = {"nu", "0", "solver.pgtol", "1e-10", "solver.ftol", "0", NULL};
+        bl_algo_spec a;
+        algo(&a, losses[l], sets);
+        bl_model m1, m2;
+        bl_curve c1, c2;
+        train(&a, &p, 15, &m1, &c1);
+        train(&a, &q, 15, &m2, &c2);
+        cr_assert_eq(m1.t, m2.t);
+        for (size_t t = 0; t < m1.t; t++)
+            for (size_t r = 0; r < p.ds.k; r++)
+                cr_assert_float_eq(m1.term[t].w[r], m2.term[t].w[r], 1e-4 * (1 + m1.term[t].w[r]),
+                                   "%s: term %zu class %zu", losses[l], t, r);
+        bl_curve_free(&c1);
+        bl_curve_free(&c2);
+        bl_model_free(&m1);
+        bl_model_free(&m2);
+        bl_algo_free(&a);
+        release(&p);
+        release(&q);
+    }
+}
