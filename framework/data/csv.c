@@ -119,7 +119,14 @@ static int parse_value(const char *s, float *out, const char **why)
                "+-3.4e38)";
         return -1;
     }
-    *out = f; /* values below the float range become 0 or denormals */
+    if (v != 0 && fabs(v) < FLT_MIN) {
+        /* stored as float it would lose its precision or become 0: say so
+         * rather than quietly change the data */
+        *why = "value below the smallest normal float (about 1.2e-38): write 0 or rescale the "
+               "feature";
+        return -1;
+    }
+    *out = f;
     return 0;
 }
 

@@ -3,6 +3,7 @@
  * in compressed sparse form while reading, then scattered once into the
  * dense feature-major matrix, absent entries being 0. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -96,6 +97,9 @@ static int parse_pair(char *tok, size_t d_hint, uint32_t prev, uint32_t *idx, fl
     float f = (float)x;
     if (isinf(f) || (errno == ERANGE && fabs(x) > 1.0))
         return bl_errf(err, "value '%s' out of range (the float range is about +-3.4e38)", vs);
+    if (x != 0 && fabs(x) < FLT_MIN)
+        return bl_errf(err, "value '%s' is below the smallest normal float (about 1.2e-38): "
+                       "leave the entry out or rescale the feature", vs);
     *idx = (uint32_t)v;
     *val = f;
     return 0;

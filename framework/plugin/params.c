@@ -162,8 +162,8 @@ int bl_paramset_set(bl_paramset *ps, const char *name, const char *text, bl_erro
     char *copy = bl_strdup(text);
     union bl_value v;
     if (bl_param_parse(&p->params[j], copy, &v, err) < 0) {
-        free(copy);
-        return bl_errprefix(err, "%s.%s", p->name, name);
+        free(copy); /* the caller names the key: "[algorithm a] solver.max_iter" */
+        return -1;
     }
     free(ps->text[j]);
     ps->text[j] = copy;

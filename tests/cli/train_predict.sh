@@ -22,6 +22,24 @@ sed 's/^term 1 /term 7 /' "$TMP/pen.model" >"$TMP/edited.model"
 expect_fail 1 "checksum mismatch" -- "$BL" predict --model "$TMP/edited.model" --data "$SRC/data/pendigits.test.csv"
 head -c 2000 "$TMP/pen.model" >"$TMP/short.model"
 expect_fail 1 "truncated" -- "$BL" predict --model "$TMP/short.model" --data "$SRC/data/pendigits.test.csv"
+# re-sign an edited model with a correct CRC-32 (gzip's trailer holds the
+# CRC-32 of its input, little-endian), so only the edit itself is judged
+resign() {
+  sed '$d' "$1" >"$2.body"
+  crc=$(gzip -c "$2.body" | tail -c 8 | head -c 4 | od -An -tx4 | tr -d ' \n')
+  { cat "$2.body"; printf 'crc32 %s\n' "$crc"; } >"$2"
+}
+resign "$TMP/pen.model" "$TMP/same.model"
+cmp -s "$TMP/pen.model" "$TMP/same.model" || fail "the test's CRC-32 differs from boostlab's"
+sed 's/^boostlab-model 1$/boostlab-model 2/' "$TMP/pen.model" >"$TMP/v2.raw"
+resign "$TMP/v2.raw" "$TMP/v2.model"
+expect_fail 1 "v2.model:1: model format 2; this boostlab reads format 1" -- "$BL" predict --model "$TMP/v2.model" --data "$SRC/data/pendigits.test.csv"
+sed 's/^weak stump$/weak tree/' "$TMP/pen.model" >"$TMP/tree.raw"
+resign "$TMP/tree.raw" "$TMP/tree.model"
+expect_fail 1 "needs weak-learner plugin 'tree', which is not loaded" -- "$BL" predict --model "$TMP/tree.model" --data "$SRC/data/pendigits.test.csv"
+sed '0,/^term 1 /s/^term 1 \([^ ]*\)/term 1 nan/' "$TMP/pen.model" >"$TMP/nan.raw"
+resign "$TMP/nan.raw" "$TMP/nan.model"
+expect_fail 1 "term 1: expected 'term OUTDIM' and 10 finite coefficients" -- "$BL" predict --model "$TMP/nan.model" --data "$SRC/data/pendigits.test.csv"
 printf 'hello\n' >"$TMP/junk.model"
 expect_fail 1 "not a boostlab model file" -- "$BL" predict --model "$TMP/junk.model" --data "$SRC/data/pendigits.test.csv"
 finish

@@ -2,6 +2,7 @@
 /* Experiment files: what a valid one resolves to, and that every kind of
  * mistake is refused with FILE:LINE and the accepted choices. */
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config/experiment.h"
@@ -160,4 +161,17 @@ Test(config, drop_key_is_kept_with_its_line)
     snprintf(loc, sizeof loc, "%s:3", p);
     cr_assert_str_eq(ex.data[0].drop_where, loc);
     bl_experiment_free(&ex);
+}
+
+/* Recipes cannot include recipes, so there are no include cycles. */
+Test(config, recipe_cannot_name_a_recipe)
+{
+    char cfg[700], rec[800];
+    snprintf(cfg, sizeof cfg, "%s/configs", dir);
+    cr_assert_eq(mkdir(cfg, 0755), 0);
+    snprintf(rec, sizeof rec, "%s/loop.ini", cfg);
+    FILE *f = fopen(rec, "w");
+    fputs("[recipe]\nloss = margin-exp\nrecipe = loop\n", f);
+    fclose(f);
+    refused(VALID_DATA "[algorithm a]\nrecipe = loop\n", 4, "loop.ini:3: a recipe cannot name another recipe");
 }

@@ -384,6 +384,8 @@ Test(csv, bad_numbers)
     ASSERT_MSG("overflow.csv:3: column 3 (f2): ", "out of range", "got '1e999'");
     read_csv_bad(TD("csv/overflow_float.csv"), NULL, NULL);
     ASSERT_MSG("overflow_float.csv:2: column 2 (f1): ", "out of range", "got '1e300'");
+    read_csv_bad(TD("csv/denormal.csv"), NULL, NULL);
+    ASSERT_MSG("denormal.csv:2: column 2 (a): ", "below the smallest normal float", "1e-40");
 }
 
 Test(csv, bad_header)
@@ -527,6 +529,7 @@ Test(libsvm, bad_values_labels_empty)
             "got 'abc'");
     SVM_BAD("nanvalue.svm", 0, "nanvalue.svm:1: token 2 '1:nan': ", "nan");
     SVM_BAD("overflow.svm", 0, "overflow.svm:1: token 2 '1:1e39': ", "out of range");
+    SVM_BAD("denormal.svm", 0, "denormal.svm:1: token 2 '1:1e-39': ", "below the smallest normal float");
     SVM_BAD("fraclabel.svm", 0, "fraclabel.svm:2: token 1 (the label): ", "got '2.5'");
     SVM_BAD("nolabel.svm", 0, "nolabel.svm:1: token 1 '1:1': expected a class label");
     SVM_BAD("empty.svm", 0, "empty.svm: no data rows");
