@@ -203,6 +203,9 @@ int cmd_run(int argc, char **argv)
     c.outdir = bl_strdup(output ? output : c.ex.output);
     /* fail on an unwritable output folder before any work is spent */
     int rc = bl_mkdirs(c.outdir, &err);
+    if (rc == 0 && bl_clean_stale_tmp(c.outdir) && !quiet)
+        fprintf(stderr, "boostlab: removed temporary files left in %s by an interrupted run\n",
+                c.outdir);
     if (rc == 0)
         rc = write_resolved(&c.ex, c.outdir, &err);
     size_t iters = 0;

@@ -2,7 +2,9 @@
 /* File-system helpers (see fsutil.h). */
 #include "fsutil.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,4 +173,32 @@ void bl_atomic_abort(bl_atomic *a)
     free(a->tmp);
     a->f = NULL;
     a->path = a->tmp = NULL;
+}
+
+int bl_clean_stale_tmp(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int removed = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char *p = bl_path_join(dir, e->d_name);
+        const char *tmp = strstr(e->d_name, ".tmp.");
+        if (bl_dir_exists(p)) {
+            removed += bl_clean_stale_tmp(p);
+        } else if (tmp) {
+            /* name.tmp.PID, as bl_atomic_open makes them */
+            char *end;
+            long pid = strtol(tmp + 5, &end, 10);
+            if (*end == 0 && pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH &&
+                remove(p) == 0)
+                removed++;
+        }
+        free(p);
+    }
+    closedir(d);
+    return removed;
 }

@@ -29,6 +29,10 @@ int bl_atomic_open(bl_atomic *a, const char *path, bl_error *err);
 int bl_atomic_commit(bl_atomic *a, bl_error *err);
 void bl_atomic_abort(bl_atomic *a);
 
+/* Remove, below dir, the temporary files of atomic writes whose process is
+ * gone (left by a crash or a kill).  Returns how many were removed. */
+int bl_clean_stale_tmp(const char *dir);
+
 /* malloc'ed copy of a string; aborts the program when out of memory, like
  * the x* allocators below: boostlab treats OOM as fatal. */
 char *bl_strdup(const char *s);

@@ -53,6 +53,8 @@ done
 # the files are readable after all that, and a full run completes over them
 "$BL" run --quiet --output "$OUT" "$TMP/long.ini" >"$TMP/table" 2>"$TMP/err" || fail "rerun failed: $(cat "$TMP/err")"
 check_files
+left=$(find "$OUT" -name '*.tmp.*' | wc -l)
+[[ $left -eq 0 ]] || fail "$left temporary files of killed runs are still there after a rerun"
 rows=$(tail -n +2 "$OUT/summary.csv" | wc -l)
 [[ $rows -eq 4 ]] || fail "summary.csv has $rows rows after the rerun, expected 4"
 finish
