@@ -62,7 +62,8 @@ static char *where(const char *path, int line)
 /* ---- algorithms and recipes ----------------------------------------- */
 
 static const char *const algo_keys =
-    "recipe, loss, weak, solver, nu, shrinkage, eps, iterations, loss.*, weak.*, solver.*";
+    "recipe, loss, weak, solver, coding, nu, shrinkage, eps, nonneg, iterations, loss.*, "
+    "weak.*, solver.*, coding.*";
 
 static bl_paramset *role_params(bl_algo_spec *a, const char *role, int *role_id)
 {
@@ -77,6 +78,10 @@ static bl_paramset *role_params(bl_algo_spec *a, const char *role, int *role_id)
     if (!strcmp(role, "solver")) {
         *role_id = BL_ROLE_SOLVER;
         return &a->solver;
+    }
+    if (!strcmp(role, "coding")) {
+        *role_id = BL_ROLE_CODING;
+        return &a->coding;
     }
     return NULL;
 }
@@ -114,6 +119,15 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
         return parse_real(value, 1e-12, 1, &a->shrinkage, err);
     if (!strcmp(key, "eps"))
         return parse_real(value, 0, HUGE_VAL, &a->eps, err);
+    if (!strcmp(key, "nonneg")) {
+        if (!strcmp(value, "true"))
+            a->nonneg = 1;
+        else if (!strcmp(value, "false"))
+            a->nonneg = 0;
+        else
+            return bl_errf(err, "expected true or false, got '%s'", value);
+        return 0;
+    }
     if (!strcmp(key, "iterations")) {
         long it;
         if (parse_int(value, 1, 100000000, &it, err) < 0)
@@ -155,10 +169,11 @@ static int apply_keys(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini
     return 0;
 }
 
-static void algo_defaults(bl_algo_spec *a)
+void bl_algo_init(bl_algo_spec *a)
 {
     memset(a, 0, sizeof *a);
     a->shrinkage = 1.0;
+    a->nonneg = 1;
 }
 
 static char *find_recipe(const char *name, const char *from)
@@ -207,7 +222,7 @@ static char *find_recipe(const char *name, const char *from)
 int bl_recipe_load(const char *name, const char *from, const bl_registry *reg,
                    bl_algo_spec *out, bl_error *err)
 {
-    algo_defaults(out);
+    bl_algo_init(out);
     if (!valid_name(name))
         return bl_errf(err, "'%s' is not a valid recipe name", name);
     char *path = find_recipe(name, from);
@@ -240,7 +255,7 @@ int bl_recipe_load(const char *name, const char *from, const bl_registry *reg,
 static int load_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
                      const bl_ini_section *s, const char *name, bl_error *err)
 {
-    algo_defaults(a);
+    bl_algo_init(a);
     for (size_t j = 0; j < s->n; j++)
         if (!strcmp(s->e[j].key, "recipe")) {
             char *dir = bl_path_dir(ini->path);
@@ -528,6 +543,7 @@ void bl_algo_free(bl_algo_spec *a)
     bl_paramset_free(&a->loss);
     bl_paramset_free(&a->weak);
     bl_paramset_free(&a->solver);
+    bl_paramset_free(&a->coding);
     free(a->name);
     free(a->recipe);
     free(a->doc);
@@ -573,7 +589,10 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
     write_params(f, "loss", &a->loss);
     write_params(f, "weak", &a->weak);
     write_params(f, "solver", &a->solver);
-    fprintf(f, "nu = %.17g\nshrinkage = %.17g\neps = %.17g\n", a->nu, a->shrinkage, a->eps);
+    if (a->coding.plugin)
+        write_params(f, "coding", &a->coding);
+    fprintf(f, "nu = %.17g\nshrinkage = %.17g\neps = %.17g\nnonneg = %s\n", a->nu,
+            a->shrinkage, a->eps, a->nonneg ? "true" : "false");
     if (a->iterations)
         fprintf(f, "iterations = %d\n", a->iterations);
 }

@@ -11,8 +11,9 @@
  *   [data NAME]             file, format, label, classes, labels,
  *                           test_file, test_labels, split, test_ratio,
  *                           first, per_class, drop
- *   [algorithm NAME]        recipe, loss, weak, solver, nu, shrinkage, eps,
- *                           iterations, loss.P, weak.P, solver.P
+ *   [algorithm NAME]        recipe, loss, weak, solver, coding, nu,
+ *                           shrinkage, eps, nonneg, iterations, loss.P,
+ *                           weak.P, solver.P, coding.P
  *
  * A recipe file configs/NAME.ini holds one [recipe] section with the
  * algorithm keys (but not `recipe`) plus `doc`.
@@ -46,7 +47,9 @@ typedef struct bl_algo_spec {
     char *recipe;               /* recipe it came from, or NULL         */
     char *doc;
     bl_paramset loss, weak, solver;
+    bl_paramset coding;         /* optional: plugin NULL when not coded   */
     double nu, shrinkage, eps;
+    int nonneg;                 /* coefficients bounded below by 0        */
     int iterations;             /* 0 = the experiment's                 */
     char *where;
 } bl_algo_spec;
@@ -72,6 +75,8 @@ void bl_experiment_free(bl_experiment *ex);
  * `boostlab train`); `from` is a directory to search first (may be NULL). */
 int bl_recipe_load(const char *name, const char *from, const bl_registry *reg,
                    bl_algo_spec *out, bl_error *err);
+/* Engine defaults (shrinkage 1, nonneg, no plugins yet). */
+void bl_algo_init(bl_algo_spec *a);
 /* Apply one algorithm key (as in an [algorithm] section) to a. */
 int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const char *value,
                 bl_error *err);

@@ -11,7 +11,7 @@
  *   feature NAME          (D lines)
  *   algorithm LINE        (0 or more lines of resolved INI, provenance)
  *   terms T
- *   term OUTDIM W1 .. WK | HYPOTHESIS-TEXT     (T lines)
+ *   term OUTDIM W1 .. WK [code HDIM M11 .. MKH] | HYPOTHESIS-TEXT  (T lines)
  *   crc32 XXXXXXXX        (CRC-32 of every byte above this line)
  */
 #include "model.h"
@@ -57,6 +57,36 @@ void bl_model_add(bl_model *mo, void *hyp, size_t outdim, const double *w)
     t->outdim = outdim;
     t->w = bl_xmalloc(mo->k * sizeof *t->w);
     memcpy(t->w, w, mo->k * sizeof *t->w);
+    t->code = NULL;
+    t->hdim = outdim;
+}
+
+void bl_model_set_code(bl_model *mo, const double *code, size_t hdim)
+{
+    bl_term *t = &mo->term[mo->t - 1];
+    t->code = bl_xmalloc(mo->k * hdim * sizeof *t->code);
+    memcpy(t->code, code, mo->k * hdim * sizeof *t->code);
+    t->hdim = hdim;
+    t->outdim = mo->k;
+}
+
+void bl_term_outputs(const bl_model *mo, const bl_term *t, const struct bl_matrix *X,
+                     double *out, double *scratch)
+{
+    const struct bl_weak_ops *wo = mo->weak->ops;
+    if (!t->code) {
+        wo->predict(t->hyp, X, out);
+        return;
+    }
+    size_t k = mo->k, h = t->hdim;
+    wo->predict(t->hyp, X, scratch);
+    for (size_t i = 0; i < X->m; i++)
+        for (size_t r = 0; r < k; r++) {
+            double v = 0;
+            for (size_t j = 0; j < h; j++)
+                v += t->code[r * h + j] * scratch[i * h + j];
+            out[i * k + r] = v;
+        }
 }
 
 void bl_model_free(bl_model *mo)
@@ -66,6 +96,7 @@ void bl_model_free(bl_model *mo)
         if (wo)
             wo->free_hyp(mo->term[j].hyp);
         free(mo->term[j].w);
+        free(mo->term[j].code);
     }
     free(mo->term);
     for (size_t j = 0; j < mo->k && mo->class_names; j++)
@@ -80,18 +111,22 @@ void bl_model_free(bl_model *mo)
 
 void bl_model_scores(const bl_model *mo, const struct bl_matrix *X, double *F)
 {
-    const struct bl_weak_ops *wo = mo->weak->ops;
-    size_t m = X->m, k = mo->k;
+    size_t m = X->m, k = mo->k, hmax = 1;
+    for (size_t j = 0; j < mo->t; j++)
+        if (mo->term[j].hdim > hmax)
+            hmax = mo->term[j].hdim;
     double *out = bl_xmalloc(m * k * sizeof *out);
+    double *scratch = bl_xmalloc(m * hmax * sizeof *scratch);
     memset(F, 0, m * k * sizeof *F);
     for (size_t j = 0; j < mo->t; j++) {
         const bl_term *t = &mo->term[j];
-        wo->predict(t->hyp, X, out);
+        bl_term_outputs(mo, t, X, out, scratch);
         for (size_t i = 0; i < m; i++)
             for (size_t r = 0; r < k; r++)
                 F[i * k + r] += t->w[r] * (t->outdim == 1 ? out[i] : out[i * k + r]);
     }
     free(out);
+    free(scratch);
 }
 
 void bl_argmax_rows(const double *F, size_t m, size_t k, int *label)
@@ -151,6 +186,11 @@ int bl_model_save(const bl_model *mo, const char *path, bl_error *err)
         fprintf(f, "term %zu", t->outdim);
         for (size_t r = 0; r < mo->k; r++)
             fprintf(f, " %.17g", t->w[r]);
+        if (t->code) {
+            fprintf(f, " code %zu", t->hdim);
+            for (size_t q = 0; q < mo->k * t->hdim; q++)
+                fprintf(f, " %.17g", t->code[q]);
+        }
         int n = wo->save(t->hyp, small, sizeof small);
         char *h = small;
         if (n >= (int)sizeof small) {
@@ -250,6 +290,70 @@ static char *slurp(const char *path, size_t *len, bl_error *err)
     return buf;
 }
 
+/* One "term ..." line (after the keyword): coefficients, optional code,
+ * hypothesis.  Appends the term to mo. */
+static int load_term(bl_model *mo, const struct bl_weak_ops *wo, char *rest, double *w,
+                     const char *path, int line, size_t j, bl_error *err)
+{
+    size_t k = mo->k;
+    char *bar = strstr(rest, " | ");
+    char *end;
+    errno = 0;
+    unsigned long od = strtoul(rest, &end, 10);
+    int bad = !bar || end == rest || (od != 1 && od != k);
+    char *p = end;
+    for (size_t r = 0; r < k && !bad; r++) {
+        w[r] = strtod(p, &end);
+        bad = end == p || !isfinite(w[r]);
+        p = end;
+    }
+    if (bad)
+        return bl_errf(err, "%s:%d: term %zu: expected 'term OUTDIM' and %zu finite coefficients "
+                       "before ' | '", path, line, j, k);
+    double *code = NULL;
+    unsigned long hdim = od;
+    if (strncmp(p, " code ", 6) == 0) {
+        hdim = strtoul(p + 6, &end, 10);
+        bad = end == p + 6 || hdim == 0 || hdim > (1ul << 20) || od != k;
+        p = end;
+        if (!bad) {
+            code = bl_xmalloc(k * hdim * sizeof *code);
+            for (size_t q = 0; q < k * hdim && !bad; q++) {
+                code[q] = strtod(p, &end);
+                bad = end == p || !isfinite(code[q]);
+                p = end;
+            }
+        }
+        if (bad) {
+            free(code);
+            return bl_errf(err, "%s:%d: term %zu: expected 'code HDIM' and %zu x HDIM finite "
+                           "code entries", path, line, j, k);
+        }
+    }
+    if (p != bar) {
+        free(code);
+        return bl_errf(err, "%s:%d: term %zu: unexpected text before ' | '", path, line, j);
+    }
+    char msg[BL_ERR_MAX] = "";
+    void *h = wo->load(bar + 3, mo->d, msg);
+    if (!h) {
+        free(code);
+        return bl_errf(err, "%s:%d: term %zu: %s: %s", path, line, j, mo->weak->name, msg);
+    }
+    if (wo->outdim(h) != hdim) {
+        wo->free_hyp(h);
+        free(code);
+        return bl_errf(err, "%s:%d: term %zu: output dimension %lu does not match the hypothesis",
+                       path, line, j, hdim);
+    }
+    bl_model_add(mo, h, code ? hdim : od, w);
+    if (code) {
+        bl_model_set_code(mo, code, hdim);
+        free(code);
+    }
+    return 0;
+}
+
 int bl_model_load(const char *path, const bl_registry *reg, bl_model *mo, bl_error *err)
 {
     memset(mo, 0, sizeof *mo);
@@ -322,6 +426,9 @@ int bl_model_load(const char *path, const bl_registry *reg, bl_model *mo, bl_err
     if (expect_count(&c, "features", 1u << 28, &d, err) < 0)
         goto out;
     mo->d = d;
+    /* bl_model_init above allocated an (empty) array for d = 0: free it
+     * before replacing it (LeakSanitizer found the leak). */
+    free(mo->feature_names);
     mo->feature_names = bl_xcalloc(d, sizeof *mo->feature_names);
     for (size_t j = 0; j < d; j++) {
         if (expect(&c, "feature", &rest, err) < 0)
@@ -348,38 +455,10 @@ int bl_model_load(const char *path, const bl_registry *reg, bl_model *mo, bl_err
             free(w);
             goto out;
         }
-        char *bar = strstr(rest, " | ");
-        char *end;
-        errno = 0;
-        unsigned long od = strtoul(rest, &end, 10);
-        int bad = !bar || end == rest || (od != 1 && od != k);
-        char *p = end;
-        for (size_t r = 0; r < k && !bad; r++) {
-            w[r] = strtod(p, &end);
-            bad = end == p || !isfinite(w[r]);
-            p = end;
-        }
-        if (bad || p != bar) {
+        if (load_term(mo, wo, rest, w, path, c.line, j + 1, err) < 0) {
             free(w);
-            bl_errf(err, "%s:%d: term %zu: expected 'term OUTDIM' and %zu finite coefficients "
-                    "before ' | '", path, c.line, j + 1, k);
             goto out;
         }
-        char msg[BL_ERR_MAX] = "";
-        void *h = wo->load(bar + 3, d, msg);
-        if (!h) {
-            free(w);
-            bl_errf(err, "%s:%d: term %zu: %s: %s", path, c.line, j + 1, wp->name, msg);
-            goto out;
-        }
-        if (wo->outdim(h) != od) {
-            wo->free_hyp(h);
-            free(w);
-            bl_errf(err, "%s:%d: term %zu: output dimension %lu does not match the hypothesis",
-                    path, c.line, j + 1, od);
-            goto out;
-        }
-        bl_model_add(mo, h, od, w);
     }
     free(w);
     if (c.p != c.end) {

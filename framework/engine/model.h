@@ -19,8 +19,12 @@
 
 typedef struct bl_term {
     void *hyp;
-    size_t outdim;
+    size_t outdim;        /* of the term's class output: 1 or k          */
     double *w;            /* k coefficients */
+    /* Coded terms: the hypothesis gives hdim outputs, mapped to the k
+     * classes by code (k x hdim, row-major); NULL when not coded. */
+    double *code;
+    size_t hdim;
 } bl_term;
 
 typedef struct bl_model {
@@ -36,6 +40,11 @@ void bl_model_init(bl_model *mo, const struct bl_plugin *weak, size_t k, size_t 
                    char *const *class_names, char *const *feature_names);
 /* Takes ownership of hyp; copies w. */
 void bl_model_add(bl_model *mo, void *hyp, size_t outdim, const double *w);
+/* Give the newest term a code (k x hdim, copied); its outdim becomes k. */
+void bl_model_set_code(bl_model *mo, const double *code, size_t hdim);
+/* Class outputs (X->m x t->outdim) of one term; scratch holds X->m x hdim. */
+void bl_term_outputs(const bl_model *mo, const bl_term *t, const struct bl_matrix *X,
+                     double *out, double *scratch);
 void bl_model_free(bl_model *mo);
 
 /* Scores F (X->m x k) and labels (X->m) of a model. */

@@ -2,6 +2,7 @@
 /* Plugin discovery, loading and descriptor validation (see loader.h). */
 #include "loader.h"
 
+#include <boostlab/coding.h>
 #include <boostlab/loss.h>
 #include <boostlab/solver.h>
 #include <boostlab/weak.h>
@@ -89,6 +90,14 @@ static const char *missing_function(const struct bl_plugin *p)
         if (!o->solve) return "solve";
         return NULL;
     }
+    case BL_ROLE_CODING: {
+        const struct bl_coding_ops *o = p->ops;
+        if (!o->create) return "create";
+        if (!o->destroy) return "destroy";
+        if (!o->max_columns) return "max_columns";
+        if (!o->code) return "code";
+        return NULL;
+    }
     default:
         return NULL;
     }
@@ -104,9 +113,9 @@ static int check_descriptor(const struct bl_plugin *p, const char *file, bl_erro
     if (!valid_ident(p->name, "-_"))
         return bl_errf(err, "%s: plugin name '%s' is not valid (use a-z, 0-9, '-', '_')", file,
                        p->name ? p->name : "(null)");
-    if (p->role < BL_ROLE_LOSS || p->role > BL_ROLE_SOLVER)
+    if (p->role < BL_ROLE_LOSS || p->role > BL_ROLE_CODING)
         return bl_errf(err, "%s: plugin %s has role %d (%s), which this host does not run "
-                       "(supported: loss, weak, solver)",
+                       "(supported: loss, weak, solver, coding)",
                        file, p->name, (int)p->role, bl_role_name(p->role));
     if (!p->doc)
         return bl_errf(err, "%s: plugin %s has no doc line", file, p->name);

@@ -7,4 +7,5 @@
 #include "loss.h"
 #include "weak.h"
 #include "solver.h"
+#include "coding.h"
 #endif

@@ -20,7 +20,7 @@ extern "C" {
 /* SDK version.  The host refuses a plugin whose major differs or whose minor
  * is newer than the host's: minors only ever add fields at struct ends. */
 #define BL_SDK_MAJOR 1
-#define BL_SDK_MINOR 0
+#define BL_SDK_MINOR 1
 #define BL_SDK_VERSION ((BL_SDK_MAJOR << 16) | BL_SDK_MINOR)
 
 /* Room for a plugin's error message (including the terminating NUL). */
@@ -32,7 +32,7 @@ enum bl_role {
     BL_ROLE_LOSS = 1,   /* struct bl_loss_ops   (boostlab/loss.h)   */
     BL_ROLE_WEAK = 2,   /* struct bl_weak_ops   (boostlab/weak.h)   */
     BL_ROLE_SOLVER = 3, /* struct bl_solver_ops (boostlab/solver.h) */
-    BL_ROLE_CODING = 4, /* output coding: reserved for SDK 1.x      */
+    BL_ROLE_CODING = 4, /* struct bl_coding_ops (boostlab/coding.h), SDK 1.1 */
     BL_ROLE_PROJECTION = 5, /* random projection: reserved          */
     BL_ROLE_TASK = 6    /* structured task: reserved                */
 };

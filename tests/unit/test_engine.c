@@ -29,8 +29,7 @@ TestSuite(engine, .init = setup, .fini = teardown);
 static void algo(bl_algo_spec *a, const char *loss, const char *const *sets)
 {
     bl_error err;
-    memset(a, 0, sizeof *a);
-    a->shrinkage = 1;
+    bl_algo_init(a);
     a->name = strdup("test");
     cr_assert_eq(bl_algo_set(a, &reg, "loss", loss, &err), 0, "%s", err.msg);
     cr_assert_eq(bl_algo_set(a, &reg, "weak", "stump", &err), 0, "%s", err.msg);
