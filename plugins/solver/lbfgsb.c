@@ -14,6 +14,26 @@
  * below 1e-5 or the objective decreases by less than 1e-9 between two
  * iterations.  The memory size is not stated in the paper (5 here); the
  * "bounded step-size" kappa of spec §3.5 is max_coef, off by default.
+ *
+ * Also here, "lbfgsb-line" (scope BL_SOLVE_ROW): the step of the AdaBoost
+ * family, one coefficient alpha shared by every class, w = alpha * 1.  The
+ * class outputs of coded (AdaBoost.ECC, spec §7.4), vote (AdaBoost.MH,
+ * §7.3) and SAMME (§7.2) hypotheses already carry their signs, so the step
+ * is a line search along them:
+ *
+ *     min  phi(alpha) = f(alpha * 1) + nu * k * alpha
+ *     over alpha in [max_r lower_r, min(min_r upper_r, max_coef)],
+ *
+ * usually [0, inf), solved by the same L-BFGS-B machinery with n = 1 and
+ * phi'(alpha) = sum_r df/dw_r + nu k (chain rule); same parameters, same
+ * stopping rules.  With nu = 0 its minimiser is AdaBoost.MH's
+ * alpha = 1/2 ln((1+gamma)/(1-gamma)) (with mh-exp), AdaBoost.ECC's
+ * 1/4 ln(U+/U-) (with margin-exp: its log is monotone and its r = y_i
+ * terms do not depend on alpha; discrete AdaBoost is the k = 2 binary-code
+ * case), and SAMME's log((1-err)/err) + log(k-1) times the constant factor
+ * (k-1)^2/k that samme-exp implies (tests/unit/test_family.c).  With nu = 0
+ * a hypothesis with no error (gamma = 1, U- = 0) has no finite minimiser:
+ * alpha then grows until max_iter (or stops at max_coef).
  */
 #include <boostlab/boostlab.h>
 
@@ -71,6 +91,9 @@ struct lb {
     size_t cap;
     double *lo, *up, *g, *wa, *xbest;
     int *nbd, *iwa;
+    /* lbfgsb-line: w = alpha * 1 and its gradient, grown to the largest n */
+    size_t lcap;
+    double *lw, *lg;
 };
 
 static void lb_destroy(void *self)
@@ -85,6 +108,8 @@ static void lb_destroy(void *self)
     free(S->xbest);
     free(S->nbd);
     free(S->iwa);
+    free(S->lw);
+    free(S->lg);
     free(S);
 }
 
@@ -322,7 +347,103 @@ static const struct bl_plugin lb_tc_plugin = {
     .ops = &lb_tc_ops,
 };
 
-static const struct bl_plugin *const lb_plugins[] = {&lb_plugin, &lb_tc_plugin, NULL};
+/* ---- lbfgsb-line: one coefficient shared by every class ------------------ */
+
+struct line_ctx {
+    const struct bl_objective *obj;
+    double *w, *g; /* obj->n each */
+};
+
+/* f(alpha * 1) and, by the chain rule, sum_r df/dw_r. */
+static double line_eval(void *ctx, const double *alpha, double *grad)
+{
+    const struct line_ctx *c = ctx;
+    size_t n = c->obj->n;
+    for (size_t r = 0; r < n; r++)
+        c->w[r] = alpha[0];
+    double f = c->obj->eval(c->obj->ctx, c->w, grad ? c->g : NULL);
+    if (grad) {
+        double s = 0.0;
+        for (size_t r = 0; r < n; r++)
+            s += c->g[r];
+        grad[0] = s;
+    }
+    return f;
+}
+
+static int ln_solve(void *self, const struct bl_objective *obj, double *w,
+                    struct bl_solve_info *info, char err[BL_ERR_MAX])
+{
+    struct lb *S = self;
+    size_t n = obj->n;
+    struct bl_solve_info dummy;
+    if (!info)
+        info = &dummy;
+    memset(info, 0, sizeof *info);
+    if (n == 0) {
+        info->status = BL_SOLVE_CONVERGED;
+        return 0;
+    }
+    if (n > S->lcap) {
+        double *lw = malloc(n * sizeof *lw), *lg = malloc(n * sizeof *lg);
+        if (!lw || !lg) {
+            free(lw), free(lg);
+            snprintf(err, BL_ERR_MAX, "cannot allocate line-search work space for %zu classes", n);
+            return -1;
+        }
+        free(S->lw), free(S->lg);
+        S->lw = lw, S->lg = lg, S->lcap = n;
+    }
+    /* alpha's bounds: the intersection of the classes' bounds */
+    double lo = -HUGE_VAL, up = HUGE_VAL, alpha = 0.0;
+    for (size_t r = 0; r < n; r++) {
+        double l = obj->lower ? obj->lower[r] : -HUGE_VAL;
+        double u = obj->upper ? obj->upper[r] : HUGE_VAL;
+        if (isnan(l) || isnan(u)) {
+            snprintf(err, BL_ERR_MAX, "invalid bounds for class %zu: [%g, %g]", r, l, u);
+            return -1;
+        }
+        if (l > lo)
+            lo = l;
+        if (u < up)
+            up = u;
+        alpha += w[r];
+    }
+    if (lo > up) {
+        snprintf(err, BL_ERR_MAX, "the classes' bounds leave no common coefficient: [%g, %g]", lo,
+                 up);
+        return -1;
+    }
+    alpha /= (double)n; /* start: the mean of the start point (0 from the engine) */
+    if (!isfinite(alpha))
+        alpha = 0.0;
+    struct line_ctx c = {obj, S->lw, S->lg};
+    struct bl_objective line = {1, line_eval, &c, &lo, &up, obj->nu * (double)n};
+    int rc = lb_solve(S, &line, &alpha, info, err);
+    for (size_t r = 0; r < n; r++)
+        w[r] = alpha;
+    return rc;
+}
+
+static const struct bl_solver_ops lb_line_ops = {
+    .scope = BL_SOLVE_ROW,
+    .create = lb_create,
+    .destroy = lb_destroy,
+    .solve = ln_solve,
+};
+
+static const struct bl_plugin lb_line_plugin = {
+    .sdk_version = BL_SDK_VERSION,
+    .role = BL_ROLE_SOLVER,
+    .name = "lbfgsb-line",
+    .doc = "line-search row solver: one coefficient alpha for every class, w = alpha*1 (AdaBoost family step)",
+    .params = lb_params,
+    .nparams = P_COUNT,
+    .ops = &lb_line_ops,
+};
+
+static const struct bl_plugin *const lb_plugins[] = {&lb_plugin, &lb_tc_plugin, &lb_line_plugin,
+                                                     NULL};
 
 BL_EXPORT const struct bl_plugin *const *BL_PLUGIN_ENTRY(const struct bl_host *host);
 

@@ -25,6 +25,7 @@ static void setup(void)
 static void teardown(void) { bl_registry_free(&reg); }
 
 TestSuite(engine, .init = setup, .fini = teardown);
+TestSuite(family, .init = setup, .fini = teardown);
 
 static void algo(bl_algo_spec *a, const char *loss, const char *const *sets)
 {
@@ -438,4 +439,236 @@ Test(engine, duplicated_examples_give_the_same_model)
         release(&p);
         release(&q);
     }
+}
+
+/* ---- the coded and multi-class AdaBoost family ------------------------- */
+
+static void algo_full(bl_algo_spec *a, const char *loss, const char *weak_criterion,
+                      const char *solver, const char *coding, const char *const *sets)
+{
+    bl_error err;
+    algo(a, loss, NULL);
+    cr_assert_eq(bl_algo_set(a, &reg, "solver", solver, &err), 0, "%s", err.msg);
+    cr_assert_eq(bl_algo_set(a, &reg, "weak.criterion", weak_criterion, &err), 0, "%s", err.msg);
+    if (coding)
+        cr_assert_eq(bl_algo_set(a, &reg, "coding", coding, &err), 0, "%s", err.msg);
+    cr_assert_eq(bl_algo_set(a, &reg, "nu", "0", &err), 0, "%s", err.msg);
+    for (; sets && *sets; sets += 2)
+        cr_assert_eq(bl_algo_set(a, &reg, sets[0], sets[1], &err), 0, "%s: %s", sets[0], err.msg);
+}
+
+static const char *const tight[] = {"solver.pgtol", "1e-12", "solver.ftol", "0",
+                                    "solver.max_iter", "500", NULL};
+
+/* SAMME (spec §7.2) written out directly with a brute-force multi-class
+ * stump; the engine's recipe (samme-exp + leafclass + line search) must
+ * predict the same classes after every iteration. */
+Test(family, samme_matches_a_direct_implementation)
+{
+    problem p;
+    prepare(&p, 90, 3, 3, 1.0, 12);
+    size_t m = p.ds.m, k = p.ds.k, d = p.ds.d;
+    const int T = 8;
+    bl_algo_spec a;
+    algo_full(&a, "samme-exp", "leafclass", "lbfgsb-line", NULL, tight);
+    bl_model mo;
+    bl_curve cv;
+    train(&a, &p, T, &mo, &cv);
+    cr_assert_eq(mo.t, (size_t)T);
+    double *D = malloc(m * sizeof *D), *vote = calloc(m * k, sizeof *vote);
+    double *F = malloc(m * k * sizeof *F);
+    int *lab = malloc(m * sizeof *lab);
+    for (size_t i = 0; i < m; i++)
+        D[i] = 1.0 / (double)m;
+    struct bl_matrix X = {m, d, p.ds.x};
+    for (int t = 0; t < T; t++) {
+        double best = -1;
+        size_t bf = 0, bb = 0;
+        int bl = 0, br = 0;
+        for (size_t f = 0; f < d; f++)
+            for (size_t b = 0; b + 1 < p.q.nbins[f]; b++) {
+                double wl[16] = {0}, wr[16] = {0};
+                for (size_t i = 0; i < m; i++) {
+                    if (p.ds.x[f * m + i] > p.q.cut[f][b])
+                        wr[p.ds.y[i]] += D[i];
+                    else
+                        wl[p.ds.y[i]] += D[i];
+                }
+                int cl = 0, cr = 0;
+                for (size_t c = 1; c < k; c++) {
+                    if (wl[c] > wl[cl]) cl = (int)c;
+                    if (wr[c] > wr[cr]) cr = (int)c;
+                }
+                if (wl[cl] + wr[cr] > best + 1e-12) {
+                    best = wl[cl] + wr[cr];
+                    bf = f, bb = b, bl = cl, br = cr;
+                }
+            }
+        double err = 1 - best, alpha = log((1 - err) / err) + log((double)k - 1), Z = 0;
+        for (size_t i = 0; i < m; i++) {
+            int pred = p.ds.x[bf * m + i] > p.q.cut[bf][bb] ? br : bl;
+            vote[i * k + (size_t)pred] += alpha;
+            if (pred != p.ds.y[i])
+                D[i] *= exp(alpha);
+            Z += D[i];
+        }
+        for (size_t i = 0; i < m; i++)
+            D[i] /= Z;
+        /* the engine's model after t+1 terms */
+        bl_model part = mo;
+        part.t = (size_t)t + 1;
+        bl_model_scores(&part, &X, F);
+        bl_argmax_rows(F, m, k, lab);
+        for (size_t i = 0; i < m; i++) {
+            size_t want = 0;
+            for (size_t c = 1; c < k; c++)
+                if (vote[i * k + c] > vote[i * k + want] + 1e-9)
+                    want = c;
+            cr_assert_eq(lab[i], (int)want, "iteration %d, example %zu", t + 1, i);
+        }
+    }
+    free(D);
+    free(vote);
+    free(F);
+    free(lab);
+    bl_curve_free(&cv);
+    bl_model_free(&mo);
+    bl_algo_free(&a);
+    release(&p);
+}
+
+/* Discrete AdaBoost.MH (spec §7.3) written out directly: same scores,
+ * term by term (alpha = 1/2 ln((1+gamma)/(1-gamma))). */
+Test(family, adaboost_mh_matches_a_direct_implementation)
+{
+    problem p;
+    prepare(&p, 90, 3, 3, 1.0, 12);
+    size_t m = p.ds.m, k = p.ds.k, d = p.ds.d;
+    const int T = 8;
+    bl_algo_spec a;
+    algo_full(&a, "mh-exp", "vote", "lbfgsb-line", NULL, tight);
+    bl_model mo;
+    bl_curve cv;
+    train(&a, &p, T, &mo, &cv);
+    double *D = malloc(m * k * sizeof *D), *f = calloc(m * k, sizeof *f);
+    double *F = malloc(m * k * sizeof *F);
+    for (size_t j = 0; j < m * k; j++)
+        D[j] = 1.0 / (double)(m * k);
+    for (int t = 0; t < T; t++) {
+        double best = -1, v[16];
+        size_t bf = 0, bb = 0;
+        for (size_t ft = 0; ft < d; ft++)
+            for (size_t b = 0; b + 1 < p.q.nbins[ft]; b++) {
+                double g[16] = {0}, tot = 0;
+                for (size_t i = 0; i < m; i++) {
+                    double phi = p.ds.x[ft * m + i] > p.q.cut[ft][b] ? 1 : -1;
+                    for (size_t r = 0; r < k; r++)
+                        g[r] += D[i * k + r] * (p.ds.y[i] == (int)r ? 1 : -1) * phi;
+                }
+                for (size_t r = 0; r < k; r++)
+                    tot += fabs(g[r]);
+                if (tot > best + 1e-12) {
+                    best = tot, bf = ft, bb = b;
+                    for (size_t r = 0; r < k; r++)
+                        v[r] = g[r] >= 0 ? 1 : -1;
+                }
+            }
+        double alpha = 0.5 * log((1 + best) / (1 - best)), Z = 0;
+        for (size_t i = 0; i < m; i++) {
+            double phi = p.ds.x[bf * m + i] > p.q.cut[bf][bb] ? 1 : -1;
+            for (size_t r = 0; r < k; r++) {
+                double Y = p.ds.y[i] == (int)r ? 1 : -1;
+                f[i * k + r] += alpha * v[r] * phi;
+                D[i * k + r] *= exp(-alpha * Y * v[r] * phi);
+                Z += D[i * k + r];
+            }
+        }
+        for (size_t j = 0; j < m * k; j++)
+            D[j] /= Z;
+    }
+    struct bl_matrix X = {m, d, p.ds.x};
+    bl_model_scores(&mo, &X, F);
+    for (size_t j = 0; j < m * k; j++)
+        cr_assert_float_eq(F[j], f[j], 1e-5 * (1 + fabs(f[j])), "score %zu: %g vs %g", j, F[j], f[j]);
+    free(D);
+    free(f);
+    free(F);
+    bl_curve_free(&cv);
+    bl_model_free(&mo);
+    bl_algo_free(&a);
+    release(&p);
+}
+
+/* AdaBoost.ECC (random-half codes): the loss falls, and the model, codes
+ * included, survives a save/load round trip. */
+Test(family, coded_model_round_trip)
+{
+    problem p;
+    prepare(&p, 120, 3, 4, 0.8, 16);
+    bl_algo_spec a;
+    algo_full(&a, "margin-exp", "max", "lbfgsb-line", "random-half", NULL);
+    bl_model mo, back;
+    bl_curve cv;
+    train(&a, &p, 12, &mo, &cv);
+    cr_assert_eq(mo.t, 12);
+    for (size_t j = 1; j < cv.n; j++)
+        cr_assert_leq(cv.train_loss[j], cv.train_loss[j - 1] + 1e-12);
+    for (size_t t = 0; t < mo.t; t++) {
+        cr_assert_not_null(mo.term[t].code);
+        cr_assert_eq(mo.term[t].hdim, 1);
+        int pos = 0, neg = 0;
+        for (size_t r = 0; r < p.ds.k; r++) {
+            pos += mo.term[t].code[r] > 0;
+            neg += mo.term[t].code[r] < 0;
+        }
+        cr_assert(pos && neg, "term %zu: a constant coloring", t);
+    }
+    char path[] = "/tmp/bl-coded-XXXXXX";
+    close(mkstemp(path));
+    bl_error err;
+    cr_assert_eq(bl_model_save(&mo, path, &err), 0, "%s", err.msg);
+    cr_assert_eq(bl_model_load(path, &reg, &back, &err), 0, "%s", err.msg);
+    size_t m = p.ds.m, k = p.ds.k;
+    double *F1 = malloc(m * k * sizeof *F1), *F2 = malloc(m * k * sizeof *F2);
+    struct bl_matrix X = {m, p.ds.d, p.ds.x};
+    bl_model_scores(&mo, &X, F1);
+    bl_model_scores(&back, &X, F2);
+    for (size_t j = 0; j < m * k; j++)
+        cr_assert_eq(F1[j], F2[j], "score %zu differs after reload", j);
+    unlink(path);
+    free(F1);
+    free(F2);
+    bl_model_free(&back);
+    bl_curve_free(&cv);
+    bl_model_free(&mo);
+    bl_algo_free(&a);
+    release(&p);
+}
+
+/* The binary code refuses a multi-class problem, and a code the weak
+ * learner cannot answer column by column is refused too. */
+Test(family, refusals)
+{
+    problem p;
+    prepare(&p, 60, 2, 3, 0.8, 16);
+    bl_algo_spec a;
+    bl_error err;
+    bl_model mo;
+    bl_curve cv;
+    bl_boost_cfg cfg;
+    algo_full(&a, "margin-exp", "max", "lbfgsb-line", "binary", NULL);
+    bl_model_init(&mo, a.weak.plugin, p.ds.k, p.ds.d, NULL, NULL);
+    cfg = (bl_boost_cfg){&a, 5, 1, NULL, NULL};
+    cr_assert_eq(bl_boost(&cfg, &p.tv, NULL, NULL, &mo, &cv, &err), -1);
+    cr_assert(strstr(err.msg, "coding binary: "), "%s", err.msg);
+    bl_model_free(&mo);
+    bl_algo_free(&a);
+    algo_full(&a, "margin-exp", "max", "lbfgsb-line", "ova", NULL);
+    bl_model_init(&mo, a.weak.plugin, p.ds.k, p.ds.d, NULL, NULL);
+    cr_assert_eq(bl_boost(&cfg, &p.tv, NULL, NULL, &mo, &cv, &err), -1);
+    cr_assert(strstr(err.msg, "must answer every column"), "%s", err.msg);
+    bl_curve_free(&cv);
+    bl_model_free(&mo);
+    bl_algo_free(&a);
+    release(&p);
 }

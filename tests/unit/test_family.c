@@ -1,3 +1,913 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* placeholder: being written */
+/*
+ * Unit tests of the plugins behind the AdaBoost family and GradBoost
+ * (spec stagewise-multiclass-boosting.md §7.2-7.4, §7.6):
+ *   - the losses mh-exp, samme-exp and softmax: gradients and Hessian
+ *     diagonals against central finite differences at random F (moderate
+ *     and large |F|), -grad and the value at F = 0, finiteness and the
+ *     documented clamp at extreme F, thread-count independence, softmax's
+ *     normalize;
+ *   - the solver lbfgsb-line: AdaBoost.MH's closed form alpha =
+ *     1/2 ln((1+gamma)/(1-gamma)) with mh-exp (also with nu > 0 and with
+ *     free signs), AdaBoost.ECC's alpha = 1/4 ln(U+/U-) with margin-exp and
+ *     random-half colorings, SAMME's alpha (times (k-1)^2/k) with
+ *     samme-exp and SAMME-coded outputs, bounds handling;
+ *   - the solver prox-group (GradBoost's reconstructed row step): the group
+ *     soft-threshold closed forms on quadratics (free and w >= 0), lambda
+ *     large -> 0, the one-step form, a general quadratic, and the
+ *     optimality conditions on a softmax row problem.
+ */
+#include <criterion/criterion.h>
 #include "testutil.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static double urange(double a, double b)
+{
+    return a + (b - a) * urand();
+}
+
+static double sgn(double x)
+{
+    return x >= 0 ? 1.0 : -1.0;
+}
+
+static int param_index(const struct bl_plugin *p, const char *name)
+{
+    for (size_t j = 0; j < p->nparams; j++)
+        if (strcmp(p->params[j].name, name) == 0)
+            return (int)j;
+    cr_assert_fail("%s has no parameter %s", p->name, name);
+    return -1;
+}
+
+struct lossinst {
+    const struct bl_plugin *p;
+    const struct bl_loss_ops *ops;
+    void *self;
+};
+
+static struct lossinst open_loss_host(const char *rel, const char *name, const char *choice_param,
+                                      int choice, const struct bl_host *host)
+{
+    struct lossinst L;
+    union bl_value v[8];
+    char err[BL_ERR_MAX] = "";
+    L.p = test_plugin(rel, name);
+    cr_assert_eq(L.p->role, BL_ROLE_LOSS);
+    cr_assert_eq(L.p->sdk_version, BL_SDK_VERSION);
+    cr_assert_leq(L.p->nparams, 8);
+    test_defaults(L.p, v);
+    if (choice_param)
+        v[param_index(L.p, choice_param)].choice = choice;
+    L.ops = L.p->ops;
+    L.self = L.ops->create(host, v, err);
+    cr_assert_not_null(L.self, "create %s: %s", name, err);
+    return L;
+}
+
+static struct lossinst open_loss(const char *rel, const char *name)
+{
+    return open_loss_host(rel, name, NULL, 0, &test_host);
+}
+
+static struct lossinst open_mh(void) { return open_loss("plugins/loss/mh_exp", "mh-exp"); }
+static struct lossinst open_samme(void) { return open_loss("plugins/loss/samme_exp", "samme-exp"); }
+static struct lossinst open_softmax(void) { return open_loss("plugins/loss/softmax", "softmax"); }
+
+static void random_problem(size_t m, size_t k, double scale, int *y, double *F)
+{
+    for (size_t i = 0; i < m; i++) {
+        y[i] = (int)(urand() * (double)k);
+        for (size_t r = 0; r < k; r++)
+            F[i * k + r] = urange(-scale, scale);
+    }
+}
+
+static const size_t shapes[][2] = {{1, 2}, {6, 2}, {5, 3}, {20, 4}, {9, 10}, {40, 7}};
+#define NSHAPES (sizeof shapes / sizeof shapes[0])
+static const double scales[] = {1.0, 4.0, 30.0, 300.0};
+#define NSCALES (sizeof scales / sizeof scales[0])
+
+/* ---- gradient and Hessian against finite differences ------------------- */
+
+/* Each loss is a sum over examples, so the differences are taken on one
+ * example's term (m = 1 at F + i k): no other example's value swamps them.
+ * A central difference with step h is exact up to h^2/6 |L'''| (relative
+ * ~1e-11 here) plus the rounding of the term's value, about eps |L_i| / h,
+ * which dominates at large |F|; the tolerance allows for both.  mean: the
+ * loss is a mean over examples, so a one-example term counts 1/m. */
+static void check_derivatives(struct lossinst L, uint64_t seed, int mean)
+{
+    rng_seed(seed);
+    const double h = 1e-5;
+    for (size_t sc = 0; sc < NSCALES; sc++)
+        for (size_t s = 0; s < NSHAPES; s++) {
+            size_t m = shapes[s][0], k = shapes[s][1], n = m * k;
+            int *y = malloc(m * sizeof *y);
+            double *F = malloc(n * sizeof *F), *g = malloc(n * sizeof *g);
+            double *H = malloc(n * sizeof *H), *gp = malloc(k * sizeof *gp);
+            double *gm = malloc(k * sizeof *gm);
+            random_problem(m, k, scales[sc], y, F);
+            double f = L.ops->eval(L.self, y, m, k, F, g), fsum = 0.0;
+            cr_assert(isfinite(f), "%s: value %g", L.p->name, f);
+            cr_assert_eq(f, L.ops->eval(L.self, y, m, k, F, NULL), "value must not depend on grad");
+            cr_assert_not_null(L.ops->hessian);
+            cr_assert_eq(L.ops->hessian(L.self, y, m, k, F, BL_HESS_DIAG, H), 0);
+            double sc1 = mean ? 1.0 / (double)m : 1.0;
+            for (size_t i = 0; i < m; i++) {
+                double *Fi = F + i * k;
+                double fi = sc1 * L.ops->eval(L.self, y + i, 1, k, Fi, NULL);
+                fsum += fi;
+                for (size_t r = 0; r < k; r++) {
+                    size_t j = i * k + r;
+                    double keep = Fi[r], xp = keep + h, xm = keep - h;
+                    Fi[r] = xp;
+                    double fp = L.ops->eval(L.self, y + i, 1, k, Fi, gp);
+                    Fi[r] = xm;
+                    double fm = L.ops->eval(L.self, y + i, 1, k, Fi, gm);
+                    Fi[r] = keep;
+                    double fd = sc1 * (fp - fm) / (xp - xm), hd = sc1 * (gp[r] - gm[r]) / (xp - xm);
+                    double rnd = 16 * DBL_EPSILON * fabs(fi) / h;
+                    cr_assert(isfinite(g[j]) && isfinite(H[j]));
+                    cr_assert(fabs(g[j] - fd) <= 1e-7 * fabs(fd) + rnd + 1e-300,
+                              "%s scale %g m=%zu k=%zu (%zu,%zu): grad %.15g, fd %.15g", L.p->name,
+                              scales[sc], m, k, i, r, g[j], fd);
+                    double hrnd = 16 * DBL_EPSILON * fabs(g[j]) / h;
+                    cr_assert(fabs(H[j] - hd) <= 1e-6 * fabs(hd) + hrnd + 1e-300,
+                              "%s scale %g m=%zu k=%zu (%zu,%zu): hess %.15g, fd %.15g", L.p->name,
+                              scales[sc], m, k, i, r, H[j], hd);
+                    cr_assert(H[j] >= 0.0, "convex loss: the diagonal is >= 0");
+                }
+            }
+            cr_assert(fabs(f - fsum) <= 1e-12 * fabs(f), "%s: a sum over examples (%.17g vs %.17g)",
+                      L.p->name, f, fsum);
+            cr_assert_eq(L.ops->hessian(L.self, y, m, k, F, (enum bl_hess_form)99, H), -1,
+                         "unknown Hessian forms must be refused");
+            free(y), free(F), free(g), free(H), free(gp), free(gm);
+        }
+}
+
+Test(mh, derivatives_fd) { struct lossinst L = open_mh(); check_derivatives(L, 1, 0); L.ops->destroy(L.self); }
+Test(samme, derivatives_fd) { struct lossinst L = open_samme(); check_derivatives(L, 2, 0); L.ops->destroy(L.self); }
+Test(softmax, derivatives_fd) { struct lossinst L = open_softmax(); check_derivatives(L, 3, 0); L.ops->destroy(L.self); }
+
+Test(softmax, derivatives_fd_mean)
+{
+    struct lossinst L = open_loss_host("plugins/loss/softmax", "softmax", "normalize", 1, &test_host);
+    check_derivatives(L, 4, 1);
+    L.ops->destroy(L.self);
+}
+
+/* ---- F = 0 ------------------------------------------------------------------ */
+
+/* want(y, k, r): -dL/dF_ir at F = 0; value(m, k): L(0). */
+static void check_zero(struct lossinst L, double (*want)(int y, size_t k, size_t r),
+                       double (*value)(size_t m, size_t k))
+{
+    rng_seed(7);
+    for (size_t s = 0; s < NSHAPES; s++) {
+        size_t m = shapes[s][0], k = shapes[s][1], n = m * k;
+        int *y = malloc(m * sizeof *y);
+        double *F = calloc(n, sizeof *F), *g = malloc(n * sizeof *g);
+        for (size_t i = 0; i < m; i++)
+            y[i] = (int)(urand() * (double)k);
+        double f = L.ops->eval(L.self, y, m, k, F, g), v = value(m, k);
+        cr_assert(fabs(f - v) <= 1e-13 * fabs(v), "%s value at 0: %.17g, want %.17g", L.p->name, f, v);
+        for (size_t i = 0; i < m; i++)
+            for (size_t r = 0; r < k; r++) {
+                double c = want(y[i], k, r);
+                cr_assert(fabs(-g[i * k + r] - c) <= 1e-15,
+                          "%s m=%zu k=%zu (%zu,%zu): -grad %.17g, want %.17g", L.p->name, m, k, i,
+                          r, -g[i * k + r], c);
+            }
+        free(y), free(F), free(g);
+    }
+}
+
+static double w_mh(int y, size_t k, size_t r) { (void)k; return (int)r == y ? 1.0 : -1.0; }
+static double v_mh(size_t m, size_t k) { return (double)(m * k); }
+static double w_samme(int y, size_t k, size_t r)
+{
+    return ((int)r == y ? 1.0 : -1.0 / (double)(k - 1)) / (double)k;
+}
+static double v_samme(size_t m, size_t k) { (void)k; return (double)m; }
+static double w_softmax(int y, size_t k, size_t r) { return ((int)r == y ? 1.0 : 0.0) - 1.0 / (double)k; }
+static double v_softmax(size_t m, size_t k) { return (double)m * log((double)k); }
+
+Test(mh, at_zero) { struct lossinst L = open_mh(); check_zero(L, w_mh, v_mh); L.ops->destroy(L.self); }
+Test(samme, at_zero) { struct lossinst L = open_samme(); check_zero(L, w_samme, v_samme); L.ops->destroy(L.self); }
+Test(softmax, at_zero) { struct lossinst L = open_softmax(); check_zero(L, w_softmax, v_softmax); L.ops->destroy(L.self); }
+
+/* ---- extreme F: finite everywhere, and the documented clamp ------------ */
+
+static void check_finite(struct lossinst L, size_t m, size_t k, double mag, int adversarial)
+{
+    size_t n = m * k;
+    int *y = malloc(m * sizeof *y);
+    double *F = malloc(n * sizeof *F), *g = malloc(n * sizeof *g), *H = malloc(n * sizeof *H);
+    rng_seed(11);
+    random_problem(m, k, 1.0, y, F);
+    for (size_t i = 0; i < m; i++)
+        for (size_t r = 0; r < k; r++) /* every margin as wrong as it gets, or random signs */
+            F[i * k + r] = adversarial ? ((int)r == y[i] ? -mag : mag) : sgn(F[i * k + r]) * mag;
+    double f = L.ops->eval(L.self, y, m, k, F, g);
+    cr_assert(isfinite(f), "%s m=%zu k=%zu |F|=%g: value %g", L.p->name, m, k, mag, f);
+    cr_assert_eq(L.ops->hessian(L.self, y, m, k, F, BL_HESS_DIAG, H), 0);
+    for (size_t j = 0; j < n; j++)
+        cr_assert(isfinite(g[j]) && isfinite(H[j]), "%s |F|=%g entry %zu: grad %g, hess %g",
+                  L.p->name, mag, j, g[j], H[j]);
+    free(y), free(F), free(g), free(H);
+}
+
+static void check_extremes(struct lossinst L)
+{
+    const double mags[] = {1e3, 1e6, 1e300};
+    for (size_t a = 0; a < 3; a++)
+        for (int adv = 0; adv < 2; adv++) {
+            check_finite(L, 7, 3, mags[a], adv);
+            check_finite(L, 1, 2, mags[a], adv);
+        }
+    /* many pairs at the clamp at once: the sum stays below DBL_MAX */
+    check_finite(L, 30000, 10, 1e4, 1);
+}
+
+Test(mh, extremes_finite) { struct lossinst L = open_mh(); check_extremes(L); L.ops->destroy(L.self); }
+Test(samme, extremes_finite) { struct lossinst L = open_samme(); check_extremes(L); L.ops->destroy(L.self); }
+Test(softmax, extremes_finite) { struct lossinst L = open_softmax(); check_extremes(L); L.ops->destroy(L.self); }
+
+/* The clamp of mh-exp / samme-exp: exponents beyond 700 count as 700 (for
+ * few pairs), and gradient and Hessian saturate there instead of vanishing. */
+Test(mh, clamp_saturates)
+{
+    struct lossinst L = open_mh();
+    int y[1] = {0};
+    double F[2] = {-800.0, 0.0}, g[2], H[2]; /* exponent -Y F = 800 for class 0 */
+    double f = L.ops->eval(L.self, y, 1, 2, F, g);
+    cr_assert(fabs(f - (exp(700.0) + 1.0)) <= 1e-15 * exp(700.0), "value %g", f);
+    cr_assert(fabs(g[0] + exp(700.0)) <= 1e-15 * exp(700.0) && g[1] == 1.0, "grad %g %g", g[0], g[1]);
+    L.ops->hessian(L.self, y, 1, 2, F, BL_HESS_DIAG, H);
+    cr_assert(fabs(H[0] - exp(700.0)) <= 1e-15 * exp(700.0) && H[1] == 1.0);
+    /* just below the clamp: exact */
+    F[0] = -699.0;
+    f = L.ops->eval(L.self, y, 1, 2, F, g);
+    cr_assert(fabs(f - (exp(699.0) + 1.0)) <= 1e-14 * exp(699.0));
+    L.ops->destroy(L.self);
+}
+
+Test(samme, clamp_saturates)
+{
+    struct lossinst L = open_samme();
+    int y[1] = {1};
+    /* k = 2: z = -(F_1 - F_0)/2 */
+    double F[2] = {900.0, -900.0}, g[2];
+    double f = L.ops->eval(L.self, y, 1, 2, F, g);
+    cr_assert(fabs(f - exp(700.0)) <= 1e-15 * exp(700.0), "value %g", f);
+    cr_assert(fabs(g[1] + 0.5 * exp(700.0)) <= 1e-15 * exp(700.0), "grad %g", g[1]);
+    cr_assert(fabs(g[0] - 0.5 * exp(700.0)) <= 1e-15 * exp(700.0), "grad %g", g[0]);
+    L.ops->destroy(L.self);
+}
+
+/* softmax's value at a huge margin keeps its precision: log1p, no 1 - p
+ * cancellation in the y entry of the gradient. */
+Test(softmax, tails_accurate)
+{
+    struct lossinst L = open_softmax();
+    int y[1] = {0};
+    double F[3] = {40.0, 0.0, 1.0}, g[3], H[3];
+    double e1 = exp(-40.0), e2 = exp(-39.0), S = 1 + e1 + e2;
+    double f = L.ops->eval(L.self, y, 1, 3, F, g);
+    cr_assert(fabs(f - log1p(e1 + e2)) <= 1e-15 * log1p(e1 + e2), "value %.17g", f);
+    cr_assert(fabs(g[0] + (e1 + e2) / S) <= 1e-15 * (e1 + e2), "grad_y %.17g", g[0]);
+    L.ops->hessian(L.self, y, 1, 3, F, BL_HESS_DIAG, H);
+    cr_assert(fabs(H[0] - (e1 + e2) / (S * S)) <= 1e-14 * (e1 + e2), "hess_y %.17g", H[0]);
+    /* the wrong class dominating */
+    y[0] = 1;
+    f = L.ops->eval(L.self, y, 1, 3, F, g);
+    cr_assert(fabs(f - (40.0 + log1p(e1 + e2))) <= 1e-15 * 40.0);
+    cr_assert(fabs(g[1] + 1.0) <= 1e-15);
+    L.ops->destroy(L.self);
+}
+
+Test(softmax, normalize_examples)
+{
+    struct lossinst A = open_softmax();
+    struct lossinst B = open_loss_host("plugins/loss/softmax", "softmax", "normalize", 1, &test_host);
+    size_t m = 37, k = 5, n = m * k;
+    int y[37];
+    double F[37 * 5], ga[37 * 5], gb[37 * 5], ha[37 * 5], hb[37 * 5];
+    rng_seed(19);
+    random_problem(m, k, 3.0, y, F);
+    double fa = A.ops->eval(A.self, y, m, k, F, ga), fb = B.ops->eval(B.self, y, m, k, F, gb);
+    A.ops->hessian(A.self, y, m, k, F, BL_HESS_DIAG, ha);
+    B.ops->hessian(B.self, y, m, k, F, BL_HESS_DIAG, hb);
+    cr_assert(fabs(fb - fa / (double)m) <= 1e-14 * fabs(fb));
+    for (size_t j = 0; j < n; j++) {
+        cr_assert(fabs(gb[j] - ga[j] / (double)m) <= 1e-15 * (1 + fabs(gb[j])));
+        cr_assert(fabs(hb[j] - ha[j] / (double)m) <= 1e-15 * (1 + fabs(hb[j])));
+    }
+    A.ops->destroy(A.self);
+    B.ops->destroy(B.self);
+}
+
+/* ---- threads ------------------------------------------------------------------ */
+
+static const struct bl_host host4 = {BL_SDK_VERSION, 4, test_log};
+
+static void check_threads(const char *rel, const char *name)
+{
+    struct lossinst A = open_loss_host(rel, name, NULL, 0, &test_host);
+    struct lossinst B = open_loss_host(rel, name, NULL, 0, &host4);
+    size_t m = 9000, k = 4, n = m * k; /* 5 chunks */
+    int *y = malloc(m * sizeof *y);
+    double *F = malloc(n * sizeof *F), *ga = malloc(n * sizeof *ga), *gb = malloc(n * sizeof *gb);
+    rng_seed(23);
+    random_problem(m, k, 3.0, y, F);
+    double fa = A.ops->eval(A.self, y, m, k, F, ga), fb = B.ops->eval(B.self, y, m, k, F, gb);
+    cr_assert_eq(fa, fb, "%s: %.17g with 1 thread, %.17g with 4", name, fa, fb);
+    cr_assert_eq(memcmp(ga, gb, n * sizeof *ga), 0, "%s: gradients differ", name);
+    A.ops->hessian(A.self, y, m, k, F, BL_HESS_DIAG, ga);
+    B.ops->hessian(B.self, y, m, k, F, BL_HESS_DIAG, gb);
+    cr_assert_eq(memcmp(ga, gb, n * sizeof *ga), 0, "%s: Hessians differ", name);
+    free(y), free(F), free(ga), free(gb);
+    A.ops->destroy(A.self);
+    B.ops->destroy(B.self);
+}
+
+Test(mh, thread_independent) { check_threads("plugins/loss/mh_exp", "mh-exp"); }
+Test(samme, thread_independent) { check_threads("plugins/loss/samme_exp", "samme-exp"); }
+Test(softmax, thread_independent) { check_threads("plugins/loss/softmax", "softmax"); }
+
+/* ---- solvers: access ---------------------------------------------------------- */
+
+/* A solver with the defaults, then overrides (NULL-terminated name / value
+ * pairs; INT parameters given as doubles too). */
+static void *solver(const struct bl_plugin *p, const char *name, ...)
+{
+    union bl_value v[16];
+    char err[BL_ERR_MAX] = "";
+    cr_assert_eq(p->role, BL_ROLE_SOLVER);
+    cr_assert_leq(p->nparams, 16);
+    test_defaults(p, v);
+    va_list ap;
+    va_start(ap, name);
+    for (const char *nm = name; nm; nm = va_arg(ap, const char *)) {
+        double val = va_arg(ap, double);
+        int j = param_index(p, nm);
+        if (p->params[j].type == BL_PARAM_INT)
+            v[j].i = (int64_t)val;
+        else
+            v[j].r = val;
+    }
+    va_end(ap);
+    void *S = ((const struct bl_solver_ops *)p->ops)->create(&test_host, v, err);
+    cr_assert_not_null(S, "create %s: %s", p->name, err);
+    return S;
+}
+
+static const struct bl_plugin *line_plugin(void)
+{
+    return test_plugin("plugins/solver/lbfgsb", "lbfgsb-line");
+}
+
+static const struct bl_plugin *prox_plugin(void)
+{
+    return test_plugin("plugins/solver/prox_group", "prox-group");
+}
+
+/* f(w) = L(F + s (.) w): s is m x k (class outputs s_ir, F_ir += s_ir w_r)
+ * or m x 1; grad_r = sum_i s_ir dL/dF_ir. */
+struct rowctx {
+    const struct bl_loss_ops *L;
+    void *self;
+    const int *y;
+    size_t m, k, sdim;
+    const double *F, *s;
+    double *Fw, *gF;
+};
+
+static double row_eval(void *ctx, const double *w, double *grad)
+{
+    struct rowctx *C = ctx;
+    size_t m = C->m, k = C->k;
+    for (size_t i = 0; i < m; i++)
+        for (size_t r = 0; r < k; r++)
+            C->Fw[i * k + r] = C->F[i * k + r] + C->s[C->sdim == 1 ? i : i * k + r] * w[r];
+    double f = C->L->eval(C->self, C->y, m, k, C->Fw, grad ? C->gF : NULL);
+    if (grad)
+        for (size_t r = 0; r < k; r++) {
+            grad[r] = 0;
+            for (size_t i = 0; i < m; i++)
+                grad[r] += C->s[C->sdim == 1 ? i : i * k + r] * C->gF[i * k + r];
+        }
+    return f;
+}
+
+/* ---- lbfgsb-line ------------------------------------------------------------- */
+
+Test(line, descriptor)
+{
+    const struct bl_plugin *p = line_plugin(), *row = test_plugin("plugins/solver/lbfgsb", "lbfgsb-row");
+    const struct bl_solver_ops *ops = p->ops;
+    cr_assert_eq(p->sdk_version, BL_SDK_VERSION);
+    cr_assert_eq(ops->scope, BL_SOLVE_ROW);
+    cr_assert_eq(p->nparams, row->nparams, "the same parameters as lbfgsb-row");
+    for (size_t j = 0; j < p->nparams; j++)
+        cr_assert_str_eq(p->params[j].name, row->params[j].name);
+    /* lbfgsb-row and lbfgsb-tc are still there */
+    (void)test_plugin("plugins/solver/lbfgsb", "lbfgsb-tc");
+}
+
+/* AdaBoost.MH (spec §7.3): class outputs s_ir = v_r phi_i with
+ * v_r = sign(gamma_r); with mh-exp the line search must give
+ * alpha = 1/2 ln((1+gamma)/(1-gamma)), gamma = sum_ir D_ir Y_ir v_r phi_i,
+ * D = exp(-Y F) / sum.  With nu > 0, phi(alpha) = Z+ e^-alpha + Z- e^alpha
+ * + nu k alpha has e^alpha = (-nu k + sqrt(nu^2 k^2 + 4 Z+ Z-)) / (2 Z-).
+ * free_sign: v_r = -sign(gamma_r) and no lower bound, so alpha < 0. */
+static void check_mh_alpha(uint64_t seed, double nu, int free_sign)
+{
+    struct lossinst L = open_mh();
+    const struct bl_plugin *p = line_plugin();
+    const struct bl_solver_ops *ops = p->ops;
+    void *S = solver(p, "pgtol", 1e-12, "ftol", 0.0, "max_iter", 500.0, NULL);
+    char err[BL_ERR_MAX] = "";
+    rng_seed(seed);
+    for (int trial = 0; trial < 12; trial++) {
+        size_t m = 5 + (size_t)(urand() * 150), k = 2 + (size_t)(urand() * 8), n = m * k;
+        int *y = malloc(m * sizeof *y);
+        double *F = malloc(n * sizeof *F), *s = malloc(n * sizeof *s), *phi = malloc(m * sizeof *phi);
+        double *D = malloc(n * sizeof *D), *Fw = malloc(n * sizeof *Fw), *gF = malloc(n * sizeof *gF);
+        double *v = malloc(k * sizeof *v), *w = calloc(k, sizeof *w);
+        double *lo = malloc(k * sizeof *lo), *up = malloc(k * sizeof *up);
+        random_problem(m, k, trial < 6 ? 0.5 : 2.0, y, F);
+        double Zs = 0;
+        for (size_t i = 0; i < m; i++) {
+            phi[i] = urand() < 0.5 ? -1.0 : 1.0;
+            for (size_t r = 0; r < k; r++) {
+                double Y = (int)r == y[i] ? 1.0 : -1.0;
+                D[i * k + r] = exp(-Y * F[i * k + r]);
+                Zs += D[i * k + r];
+            }
+        }
+        for (size_t j = 0; j < n; j++)
+            D[j] /= Zs;
+        double gamma = 0, Zp = 0, Zm = 0;
+        for (size_t r = 0; r < k; r++) {
+            double gr = 0;
+            for (size_t i = 0; i < m; i++)
+                gr += D[i * k + r] * ((int)r == y[i] ? 1.0 : -1.0) * phi[i];
+            v[r] = free_sign ? -sgn(gr) : sgn(gr);
+        }
+        for (size_t i = 0; i < m; i++)
+            for (size_t r = 0; r < k; r++) {
+                double Y = (int)r == y[i] ? 1.0 : -1.0, u = Y * v[r] * phi[i];
+                s[i * k + r] = v[r] * phi[i];
+                gamma += D[i * k + r] * u;
+                if (u > 0)
+                    Zp += D[i * k + r] * Zs;
+                else
+                    Zm += D[i * k + r] * Zs;
+            }
+        double want = 0.5 * log((1 + gamma) / (1 - gamma));
+        if (nu > 0)
+            want = log((-nu * (double)k + sqrt(nu * nu * (double)(k * k) + 4 * Zp * Zm)) / (2 * Zm));
+        for (size_t r = 0; r < k; r++) {
+            lo[r] = free_sign ? -HUGE_VAL : 0.0;
+            up[r] = HUGE_VAL;
+        }
+        struct rowctx C = {L.ops, L.self, y, m, k, k, F, s, Fw, gF};
+        struct bl_objective obj = {k, row_eval, &C, lo, up, nu};
+        struct bl_solve_info info;
+        cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
+        for (size_t r = 0; r < k; r++)
+            cr_assert_eq(w[r], w[0], "one coefficient for every class");
+        cr_assert(fabs(w[0] - want) <= 1e-5 * (1 + fabs(want)),
+                  "m=%zu k=%zu nu=%g: alpha %.10g, closed form %.10g (gamma %g, status %d, %d its)",
+                  m, k, nu, w[0], want, gamma, info.status, info.iterations);
+        if (free_sign)
+            cr_assert(w[0] < 0, "negative alpha when the votes are flipped");
+        double fw = row_eval(&C, w, NULL);
+        cr_assert(fabs(info.objective - (fw + nu * (double)k * w[0])) <= 1e-12 * (1 + fabs(fw)),
+                  "objective %.17g vs f(w) + nu sum(w) %.17g", info.objective,
+                  fw + nu * (double)k * w[0]);
+        cr_assert(info.evaluations > 0 && info.iterations > 0);
+        free(y), free(F), free(s), free(phi), free(D), free(Fw), free(gF), free(v), free(w);
+        free(lo), free(up);
+    }
+    ops->destroy(S);
+    L.ops->destroy(L.self);
+}
+
+Test(line, adaboost_mh_closed_form) { check_mh_alpha(41, 0.0, 0); }
+Test(line, adaboost_mh_with_nu) { check_mh_alpha(42, 0.3, 0); }
+Test(line, adaboost_mh_free_sign) { check_mh_alpha(43, 0.0, 1); }
+
+/* AdaBoost.ECC (spec §7.4) with margin-exp: a random-half coloring mu,
+ * h_i = +-1, class outputs s_ir = mu_r h_i.  margin-exp is the log of
+ * sum_i sum_r exp(F_ir - F_iy); its r = y_i terms are constant and log is
+ * monotone, so the minimiser along alpha is that of
+ * sum_i sum_{l != y_i} exp(F_il - F_iy): alpha = 1/4 ln(U+/U-). */
+Test(line, adaboost_ecc_closed_form)
+{
+    struct lossinst L = open_loss("plugins/loss/margin_exp", "margin-exp");
+    const struct bl_plugin *p = line_plugin();
+    const struct bl_solver_ops *ops = p->ops;
+    void *S = solver(p, "pgtol", 1e-12, "ftol", 0.0, "max_iter", 500.0, NULL);
+    char err[BL_ERR_MAX] = "";
+    rng_seed(51);
+    for (int trial = 0; trial < 12; trial++) {
+        size_t m = 10 + (size_t)(urand() * 150), k = 3 + (size_t)(urand() * 7), n = m * k;
+        int *y = malloc(m * sizeof *y), *perm = malloc(k * sizeof *perm);
+        double *F = malloc(n * sizeof *F), *s = malloc(n * sizeof *s), *h = malloc(m * sizeof *h);
+        double *Fw = malloc(n * sizeof *Fw), *gF = malloc(n * sizeof *gF);
+        double *mu = malloc(k * sizeof *mu), *w = calloc(k, sizeof *w);
+        double *lo = calloc(k, sizeof *lo), *up = malloc(k * sizeof *up);
+        random_problem(m, k, trial < 6 ? 0.5 : 2.0, y, F);
+        /* random half: permute the classes, the first floor(k/2) get +1 */
+        for (size_t r = 0; r < k; r++)
+            perm[r] = (int)r;
+        for (size_t r = k - 1; r > 0; r--) {
+            size_t j = (size_t)(urand() * (double)(r + 1));
+            int t = perm[r];
+            perm[r] = perm[j];
+            perm[j] = t;
+        }
+        for (size_t r = 0; r < k; r++)
+            mu[perm[r]] = r < k / 2 ? 1.0 : -1.0;
+        for (size_t i = 0; i < m; i++) /* mostly right */
+            h[i] = (urand() < 0.75 ? 1.0 : -1.0) * mu[y[i]];
+        double Up = 0, Um = 0;
+        for (size_t i = 0; i < m; i++)
+            for (size_t l = 0; l < k; l++) {
+                if ((int)l == y[i] || mu[l] == mu[y[i]])
+                    continue;
+                double d = exp(F[i * k + l] - F[i * k + (size_t)y[i]]);
+                if (h[i] == mu[y[i]])
+                    Up += d;
+                else
+                    Um += d;
+            }
+        if (Up < Um) { /* flip the stump so that alpha > 0 */
+            for (size_t i = 0; i < m; i++)
+                h[i] = -h[i];
+            double t = Up;
+            Up = Um;
+            Um = t;
+        }
+        cr_assert(Um > 0, "the test needs an error on the colored problem");
+        for (size_t i = 0; i < m; i++)
+            for (size_t r = 0; r < k; r++)
+                s[i * k + r] = mu[r] * h[i];
+        for (size_t r = 0; r < k; r++)
+            up[r] = HUGE_VAL;
+        double want = 0.25 * log(Up / Um);
+        struct rowctx C = {L.ops, L.self, y, m, k, k, F, s, Fw, gF};
+        struct bl_objective obj = {k, row_eval, &C, lo, up, 0.0};
+        struct bl_solve_info info;
+        cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
+        cr_assert(fabs(w[0] - want) <= 1e-5 * (1 + want),
+                  "m=%zu k=%zu: alpha %.10g, 1/4 ln(U+/U-) %.10g (status %d, %d its)", m, k, w[0],
+                  want, info.status, info.iterations);
+        for (size_t r = 1; r < k; r++)
+            cr_assert_eq(w[r], w[0]);
+        free(y), free(perm), free(F), free(s), free(h), free(Fw), free(gF), free(mu), free(w);
+        free(lo), free(up);
+    }
+    ops->destroy(S);
+    L.ops->destroy(L.self);
+}
+
+/* SAMME (spec §7.2) with samme-exp: a multi-class stump predicting class
+ * q_i, SAMME's coded outputs s_ir = 1 (r = q_i) or -1/(k-1), give
+ * Ystar_i . s_i = k/(k-1) when q_i = y_i and -k/(k-1)^2 otherwise, so the
+ * line search's alpha is (k-1)^2/k (log((1-err)/err) + log(k-1)) with
+ * err = sum_i D_i [q_i != y_i], D ∝ exp(z_i): SAMME's alpha up to the
+ * constant factor (k-1)^2/k. */
+Test(line, samme_closed_form)
+{
+    struct lossinst L = open_samme();
+    const struct bl_plugin *p = line_plugin();
+    const struct bl_solver_ops *ops = p->ops;
+    void *S = solver(p, "pgtol", 1e-12, "ftol", 0.0, "max_iter", 500.0, NULL);
+    char err[BL_ERR_MAX] = "";
+    rng_seed(57);
+    for (int trial = 0; trial < 12; trial++) {
+        size_t m = 10 + (size_t)(urand() * 150), k = 2 + (size_t)(urand() * 8), n = m * k;
+        int *y = malloc(m * sizeof *y);
+        double *F = malloc(n * sizeof *F), *s = malloc(n * sizeof *s);
+        double *Fw = malloc(n * sizeof *Fw), *gF = malloc(n * sizeof *gF);
+        double *w = calloc(k, sizeof *w), *lo = calloc(k, sizeof *lo), *up = malloc(k * sizeof *up);
+        random_problem(m, k, trial < 6 ? 0.5 : 2.0, y, F);
+        double A = 0, B = 0, kk = (double)k;
+        for (size_t i = 0; i < m; i++) {
+            size_t q = urand() < 0.6 ? (size_t)y[i] : (size_t)(urand() * kk);
+            double dot = 0;
+            for (size_t r = 0; r < k; r++) {
+                s[i * k + r] = r == q ? 1.0 : -1.0 / (kk - 1);
+                dot += ((int)r == y[i] ? 1.0 : -1.0 / (kk - 1)) * F[i * k + r];
+            }
+            double e = exp(-dot / kk);
+            if ((int)q == y[i])
+                A += e;
+            else
+                B += e;
+        }
+        cr_assert(B > 0 && A * (kk - 1) > B, "the test needs err in (0, (k-1)/k)");
+        for (size_t r = 0; r < k; r++)
+            up[r] = HUGE_VAL;
+        double errw = B / (A + B);
+        double want = (kk - 1) * (kk - 1) / kk * (log((1 - errw) / errw) + log(kk - 1));
+        struct rowctx C = {L.ops, L.self, y, m, k, k, F, s, Fw, gF};
+        struct bl_objective obj = {k, row_eval, &C, lo, up, 0.0};
+        struct bl_solve_info info;
+        cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
+        cr_assert(fabs(w[0] - want) <= 1e-5 * (1 + want),
+                  "m=%zu k=%zu: alpha %.10g, SAMME's (scaled) %.10g (status %d, %d its)", m, k,
+                  w[0], want, info.status, info.iterations);
+        free(y), free(F), free(s), free(Fw), free(gF), free(w), free(lo), free(up);
+    }
+    ops->destroy(S);
+    L.ops->destroy(L.self);
+}
+
+/* A step that cannot help (gamma < 0 under w >= 0) stays at alpha = 0; the
+ * classes' bounds intersect; disjoint bounds are an error. */
+static double quad1(void *ctx, const double *w, double *g)
+{
+    const double *b = ctx; /* f = 1/2 sum_r (w_r - b_r)^2, k = 3 */
+    double f = 0;
+    for (size_t r = 0; r < 3; r++) {
+        f += 0.5 * (w[r] - b[r]) * (w[r] - b[r]);
+        if (g)
+            g[r] = w[r] - b[r];
+    }
+    return f;
+}
+
+Test(line, bounds)
+{
+    const struct bl_plugin *p = line_plugin();
+    const struct bl_solver_ops *ops = p->ops;
+    void *S = solver(p, "pgtol", 1e-12, "ftol", 0.0, NULL);
+    char err[BL_ERR_MAX] = "";
+    struct bl_solve_info info;
+    double b[3] = {1.0, 2.0, 6.0}; /* unconstrained alpha = mean(b) = 3 */
+    double lo[3] = {0, 0, 0}, up[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, w[3] = {0, 0, 0};
+    struct bl_objective obj = {3, quad1, b, lo, up, 0.0};
+    cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
+    cr_assert(fabs(w[0] - 3.0) < 1e-9 && w[1] == w[0] && w[2] == w[0], "alpha %g", w[0]);
+    /* nu: phi'(alpha) = 3 alpha - 9 + 3 nu -> alpha = 3 - nu */
+    obj.nu = 0.5;
+    w[0] = w[1] = w[2] = 0;
+    cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
+    cr_assert(fabs(w[0] - 2.5) < 1e-9, "alpha %g", w[0]);
+    obj.nu = 0;
+    /* the tightest upper bound wins */
+    up[1] = 2.0;
+    w[0] = w[1] = w[2] = 0;
+    cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
+    cr_assert(fabs(w[0] - 2.0) < 1e-12, "alpha %g", w[0]);
+    /* the wrong direction: stays at 0 */
+    b[0] = -1, b[1] = -2, b[2] = -6;
+    w[0] = w[1] = w[2] = 0;
+    cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
+    cr_assert(w[0] == 0.0, "alpha %g", w[0]);
+    /* no common coefficient */
+    lo[2] = 3.0;
+    cr_assert_eq(ops->solve(S, &obj, w, &info, err), -1);
+    cr_assert(strstr(err, "bounds"), "%s", err);
+    ops->destroy(S);
+}
+
+/* ---- prox-group ------------------------------------------------------------------ */
+
+/* f(w) = c/2 (w - b)^T A (w - b) with A = I unless given, n <= 8 */
+struct pquad {
+    size_t n;
+    double c, b[8], A[64];
+    int useA;
+};
+
+static double pquad_eval(void *ctx, const double *w, double *g)
+{
+    const struct pquad *Q = ctx;
+    double f = 0;
+    for (size_t i = 0; i < Q->n; i++) {
+        double Ai = 0;
+        for (size_t j = 0; j < Q->n; j++)
+            Ai += (Q->useA ? Q->A[i * Q->n + j] : (double)(i == j)) * (w[j] - Q->b[j]);
+        f += 0.5 * Q->c * (w[i] - Q->b[i]) * Ai;
+        if (g)
+            g[i] = Q->c * Ai;
+    }
+    return f;
+}
+
+static double vnorm(const double *v, size_t n)
+{
+    double s = 0;
+    for (size_t j = 0; j < n; j++)
+        s += v[j] * v[j];
+    return sqrt(s);
+}
+
+Test(prox, descriptor)
+{
+    const struct bl_plugin *p = prox_plugin();
+    const struct bl_solver_ops *ops = p->ops;
+    cr_assert_eq(p->sdk_version, BL_SDK_VERSION);
+    cr_assert_eq(ops->scope, BL_SOLVE_ROW);
+    (void)param_index(p, "max_iter");
+    (void)param_index(p, "tol");
+    (void)param_index(p, "lipschitz");
+    cr_assert_str_eq(p->params[param_index(p, "max_iter")].def, "100");
+    cr_assert_str_eq(p->params[param_index(p, "tol")].def, "1e-8");
+    cr_assert_str_eq(p->params[param_index(p, "lipschitz")].def, "0");
+    cr_assert(strstr(p->doc, "lambda"), "the doc says nu is read as lambda: %s", p->doc);
+}
+
+/* The group soft-threshold: min c/2 ||w - b||^2 + lambda ||w||_2 is
+ * max(0, 1 - lambda/(c ||b||)) b; under w >= 0 the same with b+ . */
+static void check_group_threshold(int nonneg, uint64_t seed)
+{
+    const struct bl_plugin *p = prox_plugin();
+    const struct bl_solver_ops *ops = p->ops;
+    void *S = solver(p, "tol", 1e-12, NULL);
+    char err[BL_ERR_MAX] = "";
+    rng_seed(seed);
+    for (int trial = 0; trial < 40; trial++) {
+        struct pquad Q = {0};
+        Q.n = 2 + (size_t)(urand() * 7);
+        Q.c = urange(0.2, 20.0);
+        double bp[8], lo[8], up[8], w[8] = {0};
+        for (size_t j = 0; j < Q.n; j++) {
+            Q.b[j] = urange(-3, 3);
+            bp[j] = nonneg ? fmax(Q.b[j], 0.0) : Q.b[j];
+            lo[j] = nonneg ? 0.0 : -HUGE_VAL;
+            up[j] = HUGE_VAL;
+        }
+        double nb = vnorm(bp, Q.n);
+        /* lambda below and above the threshold c ||b+|| */
+        double lambda = urange(0.0, 1.5) * Q.c * nb;
+        double sh = nb > 0 ? fmax(0.0, 1.0 - lambda / (Q.c * nb)) : 0.0;
+        struct bl_objective obj = {Q.n, pquad_eval, &Q, lo, up, lambda};
+        struct bl_solve_info info;
+        cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
+        cr_assert_eq(info.status, BL_SOLVE_CONVERGED, "status %d after %d its", info.status,
+                     info.iterations);
+        for (size_t j = 0; j < Q.n; j++) {
+            double want = sh * bp[j];
+            cr_assert(fabs(w[j] - want) <= 1e-7 * (1 + fabs(want)),
+                      "n=%zu c=%g lambda=%g (threshold %g) w[%zu] = %.12g, want %.12g", Q.n, Q.c,
+                      lambda, Q.c * nb, j, w[j], want);
+            if (nonneg)
+                cr_assert(w[j] >= 0.0);
+            if (sh == 0.0)
+                cr_assert_eq(w[j], 0.0, "exactly 0 beyond the threshold");
+        }
+        double fw = pquad_eval(&Q, w, NULL);
+        cr_assert(fabs(info.objective - (fw + lambda * vnorm(w, Q.n))) <= 1e-12 * (1 + fw),
+                  "objective = f(w) + lambda ||w||_2");
+    }
+    ops->destroy(S);
+}
+
+Test(prox, group_threshold_free) { check_group_threshold(0, 61); }
+Test(prox, group_threshold_nonneg) { check_group_threshold(1, 62); }
+
+Test(prox, lambda_large_gives_zero)
+{
+    const struct bl_plugin *p = prox_plugin();
+    const struct bl_solver_ops *ops = p->ops;
+    void *S = solver(p, NULL);
+    char err[BL_ERR_MAX] = "";
+    struct pquad Q = {.n = 4, .c = 2.0, .b = {1, -2, 0.5, 3}};
+    double lo[4] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    double up[4] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, HUGE_VAL}, w[4] = {0};
+    struct bl_objective obj = {4, pquad_eval, &Q, lo, up, 1e3};
+    struct bl_solve_info info;
+    cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
+    for (size_t j = 0; j < 4; j++)
+        cr_assert_eq(w[j], 0.0);
+    cr_assert_eq(info.status, BL_SOLVE_CONVERGED);
+    cr_assert(fabs(info.objective - pquad_eval(&Q, w, NULL)) <= 1e-15);
+    /* a negative lambda is refused */
+    obj.nu = -1;
+    cr_assert_eq(ops->solve(S, &obj, w, &info, err), -1);
+    ops->destroy(S);
+}
+
+/* max_iter = 1 with lipschitz = c: the spec's single closed-form step. */
+Test(prox, one_step_form)
+{
+    const struct bl_plugin *p = prox_plugin();
+    const struct bl_solver_ops *ops = p->ops;
+    struct pquad Q = {.n = 3, .c = 5.0, .b = {1, -2, 2}}; /* ||b|| = 3 */
+    void *S = solver(p, "max_iter", 1.0, "lipschitz", Q.c, NULL);
+    char err[BL_ERR_MAX] = "";
+    double lo[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, up[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL};
+    double w[3] = {0};
+    struct bl_objective obj = {3, pquad_eval, &Q, lo, up, 5.0}; /* shrink 1 - 5/(5*3) = 2/3 */
+    struct bl_solve_info info;
+    cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
+    cr_assert_eq(info.iterations, 1);
+    cr_assert_eq(info.evaluations, 2, "start and one trial, no backtracking");
+    for (size_t j = 0; j < 3; j++)
+        cr_assert(fabs(w[j] - Q.b[j] * 2.0 / 3.0) <= 1e-15, "w[%zu] = %.17g", j, w[j]);
+    ops->destroy(S);
+}
+
+/* A general quadratic (lambda = 0: w = b; lambda > 0: the optimality
+ * condition grad f(w) + lambda w/||w|| = 0), from a bad Lipschitz start. */
+Test(prox, general_quadratic)
+{
+    const struct bl_plugin *p = prox_plugin();
+    const struct bl_solver_ops *ops = p->ops;
+    char err[BL_ERR_MAX] = "";
+    rng_seed(71);
+    for (int variant = 0; variant < 3; variant++) {
+        void *S = variant == 2 ? solver(p, "max_iter", 5000.0, "tol", 1e-14, "lipschitz", 1e-3, NULL)
+                               : solver(p, "max_iter", 5000.0, "tol", 1e-14, NULL);
+        struct pquad Q = {.n = 5, .c = 1.0, .useA = 1};
+        double B[25];
+        for (size_t j = 0; j < 25; j++)
+            B[j] = urange(-1, 1);
+        for (size_t i = 0; i < 5; i++) { /* A = B B^T + I */
+            Q.b[i] = urange(-2, 2);
+            for (size_t j = 0; j < 5; j++) {
+                double a = i == j ? 1.0 : 0.0;
+                for (size_t t = 0; t < 5; t++)
+                    a += B[i * 5 + t] * B[j * 5 + t];
+                Q.A[i * 5 + j] = a;
+            }
+        }
+        double lo[5], up[5], w[5] = {0}, g[5];
+        for (size_t j = 0; j < 5; j++)
+            lo[j] = -HUGE_VAL, up[j] = HUGE_VAL;
+        double lambda = variant == 0 ? 0.0 : 0.5;
+        struct bl_objective obj = {5, pquad_eval, &Q, lo, up, lambda};
+        struct bl_solve_info info;
+        cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
+        cr_assert_eq(info.status, BL_SOLVE_CONVERGED, "variant %d: status %d after %d its", variant,
+                     info.status, info.iterations);
+        pquad_eval(&Q, w, g);
+        double nw = vnorm(w, 5);
+        cr_assert(nw > 0, "variant %d: the answer is not 0 here", variant);
+        for (size_t j = 0; j < 5; j++) {
+            double kkt = g[j] + lambda * w[j] / nw;
+            cr_assert(fabs(kkt) <= 1e-7, "variant %d: optimality residual %g at %zu", variant, kkt, j);
+        }
+        ops->destroy(S);
+    }
+}
+
+/* GradBoost's row problem on the softmax loss with a stump's +-1 outputs:
+ * the answer satisfies the group-lasso optimality conditions
+ * (grad f(w) + lambda w/||w|| = 0, or ||grad f(0)|| <= lambda at w = 0). */
+Test(prox, softmax_row_optimality)
+{
+    struct lossinst L = open_loss_host("plugins/loss/softmax", "softmax", "normalize", 1, &test_host);
+    const struct bl_plugin *p = prox_plugin();
+    const struct bl_solver_ops *ops = p->ops;
+    void *S = solver(p, "max_iter", 3000.0, "tol", 1e-13, NULL);
+    char err[BL_ERR_MAX] = "";
+    rng_seed(81);
+    for (int trial = 0; trial < 10; trial++) {
+        size_t m = 20 + (size_t)(urand() * 100), k = 3 + (size_t)(urand() * 5), n = m * k;
+        int *y = malloc(m * sizeof *y);
+        double *F = malloc(n * sizeof *F), *s = malloc(m * sizeof *s);
+        double *Fw = malloc(n * sizeof *Fw), *gF = malloc(n * sizeof *gF);
+        double *w = calloc(k, sizeof *w), *g = malloc(k * sizeof *g), *lo = malloc(k * sizeof *lo);
+        double *up = malloc(k * sizeof *up);
+        random_problem(m, k, 1.0, y, F);
+        for (size_t i = 0; i < m; i++) /* a stump correlated with class 0 */
+            s[i] = (y[i] == 0) == (urand() < 0.8) ? 1.0 : -1.0;
+        for (size_t r = 0; r < k; r++)
+            lo[r] = -HUGE_VAL, up[r] = HUGE_VAL;
+        struct rowctx C = {L.ops, L.self, y, m, k, 1, F, s, Fw, gF};
+        double w0[8] = {0}, g0[8];
+        row_eval(&C, w0, g0);
+        double lambda = urange(0.2, 1.3) * vnorm(g0, k); /* both sides of the threshold */
+        struct bl_objective obj = {k, row_eval, &C, lo, up, lambda};
+        struct bl_solve_info info;
+        cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
+        row_eval(&C, w, g);
+        double nw = vnorm(w, k);
+        if (lambda >= vnorm(g0, k)) {
+            cr_assert(nw == 0.0, "||grad f(0)|| <= lambda: w = 0 (||w|| = %g)", nw);
+        } else {
+            cr_assert(nw > 0.0);
+            for (size_t r = 0; r < k; r++)
+                cr_assert(fabs(g[r] + lambda * w[r] / nw) <= 1e-6 * (1 + lambda),
+                          "trial %d: optimality residual %g at %zu (status %d, %d its)", trial,
+                          g[r] + lambda * w[r] / nw, r, info.status, info.iterations);
+        }
+        free(y), free(F), free(s), free(Fw), free(gF), free(w), free(g), free(lo), free(up);
+    }
+    ops->destroy(S);
+    L.ops->destroy(L.self);
+}
