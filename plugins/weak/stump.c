@@ -7,28 +7,73 @@
  * so "x_f > theta" on raw training values is exactly "bin > b" (data.h) and
  * NaN goes left (the comparison is false; missing values sit in bin 0).
  *
- * Given dual weights G (m x c) the per-class scores are
+ * Given dual weights G (m x c) the per-column scores of a split are
  *     score_r = sum_i G_ir h(x_i)
  * (spec §2.4; with G = -dL/dF of a margin loss, G = c_ir).  Criteria:
- *   max: edge = max_r |score_r|, rule (10) with both polarities (spec §4:
- *        H is closed under negation), pol = sign of the winning score;
- *   l2:  edge = sqrt(sum_r score_r^2) (GradBoost-style row selection); the
- *        sign of h does not change it, so pol = +1.
+ *   max:  edge = max_r |score_r|, rule (10) with both polarities (spec §4:
+ *         H is closed under negation), pol = sign of the winning score;
+ *         one output (outdim 1).
+ *   l2:   edge = sqrt(sum_r score_r^2) (GradBoost-style row selection); the
+ *         sign of h does not change it, so pol = +1; outdim 1.
+ *   each: one independent stump per column r, each maximising its own
+ *         |score_r| with its own feature, threshold and polarity; outdim c,
+ *         output r is stump r.  edge = sum_r |score_r| (the sum of the c
+ *         columns' edges: the dual value of the whole c-output hypothesis).
+ *         The weak learner of AdaBoost.MO (one stump per code column, spec
+ *         §7.5) and of one-vs-all / one-vs-one / ECOC coded boosting.
+ *   vote: discrete AdaBoost.MH's stump (spec §7.3): one split
+ *         phi(x) = (x_f > theta ? +1 : -1) shared by all columns and a vote
+ *         per column v_r = sign(score_r(phi)) (+1 when the score is 0);
+ *         output r is v_r phi(x), outdim c; the split maximises
+ *         sum_r |score_r(phi)|, which is the edge.
+ *   leafclass: SAMME's multi-class stump (spec §7.2): a split and one class
+ *         per side; output r is 1 for the side's class and -1/(c-1) for the
+ *         others (SAMME's symmetric coding; outdim c, c >= 2 required).
+ *         The split and classes maximise sum_i sum_r G_ir h_r(x_i), and on
+ *         each side the best class is simply the column with the largest
+ *         side sum of G: for an example whose side predicts class q,
+ *             sum_r G_ir h_r = G_iq - (1/(c-1)) sum_{r != q} G_ir
+ *                            = (1 + 1/(c-1)) G_iq - (1/(c-1)) sum_r G_ir,
+ *         so summed over a side S it is (c/(c-1)) S_q - (1/(c-1)) sum_r S_r,
+ *         whose second term does not depend on q.  With L, R the left and
+ *         right sums (R = T - L) the objective is
+ *             (c/(c-1)) (max_r L_r + max_r R_r) - (1/(c-1)) sum_r T_r.
+ *         edge = that maximum minus the same objective for the "no split"
+ *         classifier predicting the overall best class argmax_r T_r on both
+ *         sides, i.e. (c/(c-1)) (max L + max R - max T), clamped at 0 (it is
+ *         >= 0 up to rounding): 0 means no split helps, so the engine's
+ *         `edge <= nu` stop means exactly that.
  * The search is exact over every cut of the quantized view: per feature one
  * pass builds hist[b][r] = sum_{i in bin b} G_ir, then a prefix scan gives
- * score_r = T_r - 2 L_r for the split after bin b (pol = +1).  Splits that
- * leave one side empty on the training set (constant stumps) are excluded.
+ * L_r after bin b and score_r = T_r - 2 L_r for the split after bin b
+ * (pol = +1).  Splits that leave one side empty on the training set
+ * (constant stumps) are excluded.
  *
- * Features run in parallel (OpenMP); each feature's best is found serially
- * and the features are then reduced in order, so the answer does not depend
- * on the thread count: max edge, ties to the lowest feature, then the lowest
- * bin, then (max) the lowest class.
+ * Features run in parallel (OpenMP) above ~64k histogram cells (below that
+ * a thread team costs more than the scan); each feature's best is found
+ * serially and the features are reduced deterministically, so the answer
+ * does not depend on the thread count: max edge, ties to the lowest
+ * feature, then the lowest bin, then (max) the lowest class; for `each`
+ * per column (lowest feature, then bin); for leafclass ties between classes
+ * go to the lowest class.  vote and leafclass rebuild the winning feature's
+ * prefix sums serially with the same arithmetic to read off the votes or
+ * classes.
+ *
+ * Hypothesis text (one line, what save writes and load reads):
+ *   max, l2:   "f=<feature> t=<threshold> pol=<1|-1>"
+ *   each:      "each <c>: f=<f> t=<t> pol=<1|-1>; f=<f> t=<t> pol=<1|-1>; ..." (c stumps)
+ *   vote:      "vote <c>: f=<f> t=<t> v=<c characters + or ->"
+ *   leafclass: "leafclass <c>: f=<f> t=<t> left=<class> right=<class>"
+ *              (left: x_f <= t or NaN; right: x_f > t; classes 0..c-1)
+ * Thresholds are written with %.9g, which reads back bit for bit.
  */
 #include <boostlab/boostlab.h>
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,27 +83,77 @@
 
 #define NAME "stump"
 #define MAXBINS 256
+#define MAX_OUTDIM ((size_t)1 << 20) /* the model loader's limit on a term's code */
 
 static const struct bl_host *g_host;
 
 enum { P_CRITERION, P_COUNT };
-enum { CRIT_MAX = 0, CRIT_L2 = 1 };
+enum { CRIT_MAX = 0, CRIT_L2 = 1, CRIT_EACH = 2, CRIT_VOTE = 3, CRIT_LEAF = 4 };
 
 static const struct bl_param_spec stump_params[P_COUNT] = {
-    [P_CRITERION] = {"criterion", BL_PARAM_CHOICE, "max", 0, 0, "max|l2",
-                     "max: max_r |score_r| (rule (10), both polarities); l2: sqrt(sum_r score_r^2)"},
+    [P_CRITERION] = {"criterion", BL_PARAM_CHOICE, "max", 0, 0, "max|l2|each|vote|leafclass",
+                     "max: max_r |score_r| (rule (10)); l2: sqrt(sum_r score_r^2); each: a stump "
+                     "per column; vote: AdaBoost.MH shared split + votes; leafclass: SAMME class per side"},
 };
 
-struct stump_hyp {
+/* ---- hypotheses ---------------------------------------------------------- */
+
+enum { H_ONE, H_EACH, H_VOTE, H_LEAF };
+
+struct split1 {
     size_t f;
     float t;
     int pol;
 };
 
-/* Best split of one feature; edge < 0 when the feature has none. */
+struct stump_hyp {
+    int kind;
+    size_t c;            /* outputs: 1 for H_ONE                          */
+    struct split1 s;     /* H_ONE, H_VOTE, H_LEAF (pol = +1 for the last two) */
+    size_t left, right;  /* H_LEAF: class of x_f <= t (and NaN), of x_f > t */
+    signed char *v;      /* H_VOTE: c votes, +1 or -1                      */
+    struct split1 *e;    /* H_EACH: c stumps                               */
+};
+
+static void stump_free_hyp(void *hyp)
+{
+    struct stump_hyp *h = hyp;
+    if (!h)
+        return;
+    free(h->v);
+    free(h->e);
+    free(h);
+}
+
+static struct stump_hyp *hyp_new(int kind, size_t c)
+{
+    struct stump_hyp *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    h->kind = kind;
+    h->c = c;
+    if ((kind == H_VOTE && !(h->v = malloc(c))) ||
+        (kind == H_EACH && !(h->e = malloc(c * sizeof *h->e)))) {
+        stump_free_hyp(h);
+        return NULL;
+    }
+    return h;
+}
+
+/* ---- the learner ---------------------------------------------------------- */
+
+/* Best split of one feature; b < 0 when the feature has none. */
 struct fbest {
-    double edge; /* |score| (max) or sum of squares (l2) */
+    double edge; /* |score| (max), sum of squares (l2), sum |score| (vote),
+                    max L + max R (leafclass) */
     int b, r, pol;
+};
+
+/* Best stump of one column (criterion each); e < 0 when none yet. */
+struct cbest {
+    double e;
+    size_t f;
+    int b, pol;
 };
 
 struct stump {
@@ -69,6 +164,7 @@ struct stump {
     size_t cap_c;          /* columns the histograms have room for        */
     double *hist;          /* nthreads * MAXBINS * cap_c                   */
     double *T;             /* cap_c column totals of G                     */
+    struct cbest *cb;      /* nthreads * cap_c (criterion each)            */
     struct fbest *best;    /* d                                            */
     uint8_t *split_ok;     /* d * MAXBINS: split after bin b is not constant */
 };
@@ -80,6 +176,7 @@ static void stump_destroy(void *self)
         return;
     free(S->hist);
     free(S->T);
+    free(S->cb);
     free(S->best);
     free(S->split_ok);
     free(S);
@@ -91,15 +188,20 @@ static int stump_reserve(struct stump *S, size_t c)
         return 0;
     double *h = malloc((size_t)S->nthreads * MAXBINS * c * sizeof *h);
     double *T = malloc(c * sizeof *T);
-    if (!h || !T) {
+    struct cbest *cb = S->criterion == CRIT_EACH ? malloc((size_t)S->nthreads * c * sizeof *cb)
+                                                 : NULL;
+    if (!h || !T || (S->criterion == CRIT_EACH && !cb)) {
         free(h);
         free(T);
+        free(cb);
         return -1;
     }
     free(S->hist);
     free(S->T);
+    free(S->cb);
     S->hist = h;
     S->T = T;
+    S->cb = cb;
     S->cap_c = c;
     return 0;
 }
@@ -126,6 +228,11 @@ static void *stump_create(const struct bl_host *host, const union bl_value *para
     S->host = host;
     S->tr = train;
     S->criterion = params ? params[P_CRITERION].choice : CRIT_MAX;
+    if (S->criterion < CRIT_MAX || S->criterion > CRIT_LEAF) {
+        snprintf(err, BL_ERR_MAX, "unknown criterion %d", S->criterion);
+        stump_destroy(S);
+        return NULL;
+    }
     S->nthreads = host && host->threads > 0 ? host->threads : 1;
     S->best = malloc((train->d ? train->d : 1) * sizeof *S->best);
     S->split_ok = calloc((train->d ? train->d : 1) * MAXBINS, 1);
@@ -189,26 +296,41 @@ static void accumulate(const uint8_t *bf, size_t m, const double *G, size_t c, d
     }
 }
 
+/* Turn rows 0..b of a histogram into prefix sums in place, row b' += row
+ * b'-1: the same additions in the same order as the scans below, so the
+ * prefix sums read back after a fit are bit-identical to the scanned ones. */
+static inline void prefix_step(double *Lb, size_t c)
+{
+    const double *prev = Lb - c;
+    for (size_t r = 0; r < c; r++)
+        Lb[r] += prev[r];
+}
+
+/* The scores the scans compare; one function so that every use rounds alike. */
+static inline double split_score(double T, double L)
+{
+    return T - 2.0 * L;
+}
+
 /* Best split of feature f from its histogram; the left prefix is
- * accumulated in place over hist (rows 0..b hold L after step b). */
+ * accumulated in place over hist (rows 0..b hold L after step b).
+ * Criteria max, l2, vote, leafclass. */
 static struct fbest scan_feature(const struct stump *S, size_t f, double *hist,
                                  const double *T, size_t c)
 {
     struct fbest fb = {-1.0, -1, 0, 1};
     unsigned nb = S->tr->Q.nbins[f];
     const uint8_t *ok = S->split_ok + f * MAXBINS;
+    int crit = S->criterion;
     for (unsigned b = 0; b + 1 < nb; b++) {
         double *Lb = hist + (size_t)b * c;
-        if (b > 0) {
-            const double *prev = Lb - c;
-            for (size_t r = 0; r < c; r++)
-                Lb[r] += prev[r];
-        }
+        if (b > 0)
+            prefix_step(Lb, c);
         if (!ok[b])
             continue;
-        if (S->criterion == CRIT_MAX) {
+        if (crit == CRIT_MAX) {
             for (size_t r = 0; r < c; r++) {
-                double sc = T[r] - 2.0 * Lb[r];
+                double sc = split_score(T[r], Lb[r]);
                 if (fabs(sc) > fb.edge) {
                     fb.edge = fabs(sc);
                     fb.b = (int)b;
@@ -216,13 +338,38 @@ static struct fbest scan_feature(const struct stump *S, size_t f, double *hist,
                     fb.pol = sc < 0 ? -1 : 1;
                 }
             }
-        } else {
+        } else if (crit == CRIT_L2) {
             double q = 0.0;
             for (size_t r = 0; r < c; r++) {
-                double sc = T[r] - 2.0 * Lb[r];
+                double sc = split_score(T[r], Lb[r]);
                 q += sc * sc;
             }
             if (q > fb.edge) {
+                fb.edge = q;
+                fb.b = (int)b;
+                fb.r = 0;
+                fb.pol = 1;
+            }
+        } else if (crit == CRIT_VOTE) {
+            double q = 0.0;
+            for (size_t r = 0; r < c; r++)
+                q += fabs(split_score(T[r], Lb[r]));
+            if (q > fb.edge) {
+                fb.edge = q;
+                fb.b = (int)b;
+                fb.r = 0;
+                fb.pol = 1;
+            }
+        } else { /* CRIT_LEAF: the objective can be negative, so b < 0 marks "none" */
+            double ml = Lb[0], mr = T[0] - Lb[0];
+            for (size_t r = 1; r < c; r++) {
+                if (Lb[r] > ml)
+                    ml = Lb[r];
+                if (T[r] - Lb[r] > mr)
+                    mr = T[r] - Lb[r];
+            }
+            double q = ml + mr;
+            if (fb.b < 0 || q > fb.edge) {
                 fb.edge = q;
                 fb.b = (int)b;
                 fb.r = 0;
@@ -233,14 +380,70 @@ static struct fbest scan_feature(const struct stump *S, size_t f, double *hist,
     return fb;
 }
 
+/* Criterion each: the best stump of every column over feature f, merged
+ * into cb[] (one thread's running bests).  Better = larger |score|, then
+ * lower feature; within a feature bins are scanned upwards and only a
+ * strictly larger score replaces, so ties go to the lowest bin.  The order
+ * is total, so the merge does not depend on which thread saw which feature. */
+static void scan_each(const struct stump *S, size_t f, double *hist, const double *T, size_t c,
+                      struct cbest *cb)
+{
+    unsigned nb = S->tr->Q.nbins[f];
+    const uint8_t *ok = S->split_ok + f * MAXBINS;
+    for (unsigned b = 0; b + 1 < nb; b++) {
+        double *Lb = hist + (size_t)b * c;
+        if (b > 0)
+            prefix_step(Lb, c);
+        if (!ok[b])
+            continue;
+        for (size_t r = 0; r < c; r++) {
+            double sc = split_score(T[r], Lb[r]), e = fabs(sc);
+            if (e > cb[r].e || (e == cb[r].e && f < cb[r].f)) {
+                cb[r].e = e;
+                cb[r].f = f;
+                cb[r].b = (int)b;
+                cb[r].pol = sc < 0 ? -1 : 1;
+            }
+        }
+    }
+}
+
+static int cbest_better(const struct cbest *a, const struct cbest *b)
+{
+    return a->e > b->e || (a->e == b->e && (a->f < b->f || (a->f == b->f && a->b < b->b)));
+}
+
+/* Prefix sums of feature f up to bin b, rebuilt serially in hist exactly
+ * as the scan built them; returns L (row b). */
+static const double *prefix_at(const struct stump *S, size_t f, int b, const double *G, size_t c,
+                               double *hist)
+{
+    const struct bl_quantized *Q = &S->tr->Q;
+    memset(hist, 0, (size_t)Q->nbins[f] * c * sizeof *hist);
+    accumulate(Q->bins + f * Q->m, Q->m, G, c, hist);
+    for (int q = 1; q <= b; q++)
+        prefix_step(hist + (size_t)q * c, c);
+    return hist + (size_t)b * c;
+}
+
 static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit_result *res,
                      char err[BL_ERR_MAX])
 {
     struct stump *S = self;
     const struct bl_quantized *Q = &S->tr->Q;
     size_t m = Q->m, d = Q->d, c = req->c;
+    int crit = S->criterion;
     if (c == 0 || !req->G) {
         snprintf(err, BL_ERR_MAX, "no dual weights (c = %zu)", c);
+        return -1;
+    }
+    if (crit == CRIT_LEAF && c < 2) {
+        snprintf(err, BL_ERR_MAX, "criterion leafclass (SAMME's multi-class stump) needs at least "
+                 "2 columns, got c = %zu (for a binary problem use criterion max)", c);
+        return -1;
+    }
+    if (crit >= CRIT_EACH && c > MAX_OUTDIM) {
+        snprintf(err, BL_ERR_MAX, "%zu columns: at most %zu outputs per hypothesis", c, MAX_OUTDIM);
         return -1;
     }
     if (c > S->cap_c) {
@@ -258,6 +461,9 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
     for (size_t i = 0; i < m; i++)
         for (size_t r = 0; r < c; r++)
             T[r] += G[i * c + r];
+    if (crit == CRIT_EACH)
+        for (size_t q = 0; q < (size_t)S->nthreads * c; q++)
+            S->cb[q] = (struct cbest){-1.0, SIZE_MAX, -1, 1};
 
     size_t hstride = MAXBINS * S->cap_c;
     long nf = (long)d;
@@ -274,123 +480,407 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
         double *hist = S->hist + (size_t)tid * hstride;
         unsigned nb = Q->nbins[f];
         if (nb < 2) {
-            S->best[f].edge = -1.0;
+            S->best[f] = (struct fbest){-1.0, -1, 0, 1};
             continue;
         }
         memset(hist, 0, (size_t)nb * c * sizeof *hist);
         accumulate(Q->bins + f * m, m, G, c, hist);
-        S->best[f] = scan_feature(S, f, hist, T, c);
+        if (crit == CRIT_EACH)
+            scan_each(S, f, hist, T, c, S->cb + (size_t)tid * c);
+        else
+            S->best[f] = scan_feature(S, f, hist, T, c);
+    }
+
+    static const char none[] = "every feature is constant on the training set: no stump splits it";
+    struct stump_hyp *h;
+    if (crit == CRIT_EACH) {
+        struct cbest *cb = S->cb;
+        for (int t = 1; t < S->nthreads; t++)
+            for (size_t r = 0; r < c; r++)
+                if (cbest_better(&S->cb[(size_t)t * c + r], &cb[r]))
+                    cb[r] = S->cb[(size_t)t * c + r];
+        if (cb[0].e < 0.0) {
+            snprintf(err, BL_ERR_MAX, "%s", none);
+            return -1;
+        }
+        if (!(h = hyp_new(H_EACH, c))) {
+            snprintf(err, BL_ERR_MAX, "out of memory");
+            return -1;
+        }
+        double edge = 0.0;
+        for (size_t r = 0; r < c; r++) {
+            h->e[r] = (struct split1){cb[r].f, Q->cut[cb[r].f][cb[r].b], cb[r].pol};
+            edge += cb[r].e;
+            if (res->out) {
+                const uint8_t *bins = Q->bins + cb[r].f * m;
+                unsigned bb = (unsigned)cb[r].b;
+                double pos = (double)cb[r].pol;
+                for (size_t i = 0; i < m; i++)
+                    res->out[i * c + r] = bins[i] > bb ? pos : -pos;
+            }
+        }
+        res->hyp = h;
+        res->outdim = c;
+        res->edge = edge;
+        return 0;
     }
 
     size_t bf = 0;
-    double be = -1.0;
+    double be = 0.0;
+    int found = 0;
     for (size_t f = 0; f < d; f++)
-        if (S->best[f].edge > be) {
+        if (S->best[f].b >= 0 && (!found || S->best[f].edge > be)) {
+            found = 1;
             be = S->best[f].edge;
             bf = f;
         }
-    if (be < 0.0) {
-        snprintf(err, BL_ERR_MAX, "every feature is constant on the training set: no stump splits it");
+    if (!found) {
+        snprintf(err, BL_ERR_MAX, "%s", none);
         return -1;
     }
     const struct fbest *B = &S->best[bf];
-    struct stump_hyp *h = malloc(sizeof *h);
-    if (!h) {
+    const uint8_t *bins = Q->bins + bf * m;
+    unsigned bb = (unsigned)B->b;
+    float t = Q->cut[bf][B->b];
+
+    if (crit == CRIT_MAX || crit == CRIT_L2) {
+        if (!(h = hyp_new(H_ONE, 1))) {
+            snprintf(err, BL_ERR_MAX, "out of memory");
+            return -1;
+        }
+        h->s = (struct split1){bf, t, B->pol};
+        double pos = (double)h->s.pol;
+        if (res->out)
+            for (size_t i = 0; i < m; i++)
+                res->out[i] = bins[i] > bb ? pos : -pos;
+        res->hyp = h;
+        res->outdim = 1;
+        res->edge = crit == CRIT_L2 ? sqrt(be) : be;
+        return 0;
+    }
+
+    /* vote, leafclass: read the votes / classes off the winning split */
+    const double *L = prefix_at(S, bf, B->b, G, c, S->hist);
+    if (!(h = hyp_new(crit == CRIT_VOTE ? H_VOTE : H_LEAF, c))) {
         snprintf(err, BL_ERR_MAX, "out of memory");
         return -1;
     }
-    h->f = bf;
-    h->t = Q->cut[bf][B->b];
-    h->pol = B->pol;
-    const uint8_t *bins = Q->bins + bf * m;
-    double pos = (double)h->pol;
-    if (res->out)
-        for (size_t i = 0; i < m; i++)
-            res->out[i] = bins[i] > (unsigned)B->b ? pos : -pos;
+    h->s = (struct split1){bf, t, 1};
+    if (crit == CRIT_VOTE) {
+        for (size_t r = 0; r < c; r++)
+            h->v[r] = split_score(T[r], L[r]) < 0 ? -1 : 1;
+        if (res->out)
+            for (size_t i = 0; i < m; i++) {
+                double phi = bins[i] > bb ? 1.0 : -1.0;
+                for (size_t r = 0; r < c; r++)
+                    res->out[i * c + r] = h->v[r] * phi;
+            }
+        res->edge = be;
+    } else {
+        size_t lq = 0, rq = 0, tq = 0;
+        for (size_t r = 1; r < c; r++) {
+            if (L[r] > L[lq])
+                lq = r;
+            if (T[r] - L[r] > T[rq] - L[rq])
+                rq = r;
+            if (T[r] > T[tq])
+                tq = r;
+        }
+        h->left = lq;
+        h->right = rq;
+        double off = -1.0 / (double)(c - 1);
+        if (res->out)
+            for (size_t i = 0; i < m; i++) {
+                size_t q = bins[i] > bb ? rq : lq;
+                for (size_t r = 0; r < c; r++)
+                    res->out[i * c + r] = r == q ? 1.0 : off;
+            }
+        double gain = (be - T[tq]) * ((double)c / (double)(c - 1));
+        res->edge = gain > 0.0 ? gain : 0.0;
+    }
     res->hyp = h;
-    res->outdim = 1;
-    res->edge = S->criterion == CRIT_L2 ? sqrt(be) : be;
+    res->outdim = c;
     return 0;
 }
 
 static size_t stump_outdim(const void *hyp)
 {
-    (void)hyp;
-    return 1;
+    return ((const struct stump_hyp *)hyp)->c;
 }
 
 static void stump_predict(const void *hyp, const struct bl_matrix *X, double *out)
 {
     const struct stump_hyp *h = hyp;
-    const float *x = X->x + h->f * X->m;
-    double pos = (double)h->pol;
-    for (size_t i = 0; i < X->m; i++)
-        out[i] = x[i] > h->t ? pos : -pos; /* NaN compares false: left */
+    size_t m = X->m, c = h->c;
+    /* raw values, NaN compares false: left */
+    switch (h->kind) {
+    case H_ONE: {
+        const float *x = X->x + h->s.f * m;
+        double pos = (double)h->s.pol;
+        for (size_t i = 0; i < m; i++)
+            out[i] = x[i] > h->s.t ? pos : -pos;
+        break;
+    }
+    case H_EACH:
+        for (size_t r = 0; r < c; r++) {
+            const float *x = X->x + h->e[r].f * m;
+            float t = h->e[r].t;
+            double pos = (double)h->e[r].pol;
+            for (size_t i = 0; i < m; i++)
+                out[i * c + r] = x[i] > t ? pos : -pos;
+        }
+        break;
+    case H_VOTE: {
+        const float *x = X->x + h->s.f * m;
+        for (size_t i = 0; i < m; i++) {
+            double phi = x[i] > h->s.t ? 1.0 : -1.0;
+            for (size_t r = 0; r < c; r++)
+                out[i * c + r] = h->v[r] * phi;
+        }
+        break;
+    }
+    case H_LEAF: {
+        const float *x = X->x + h->s.f * m;
+        double off = -1.0 / (double)(c - 1);
+        for (size_t i = 0; i < m; i++) {
+            size_t q = x[i] > h->s.t ? h->right : h->left;
+            for (size_t r = 0; r < c; r++)
+                out[i * c + r] = r == q ? 1.0 : off;
+        }
+        break;
+    }
+    }
+}
+
+/* ---- text form -------------------------------------------------------------- */
+
+/* snprintf-style appender: counts everything, writes what fits. */
+struct sbuf {
+    char *buf;
+    size_t cap, len;
+};
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = b->len < b->cap ? b->cap - b->len : 0;
+    int n = vsnprintf(room ? b->buf + b->len : NULL, room, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        b->len += (size_t)n;
 }
 
 /* %.9g prints any float so that strtof reads back the same bits. */
 static int stump_save(const void *hyp, char *buf, size_t cap)
 {
     const struct stump_hyp *h = hyp;
-    return snprintf(buf, cap, "f=%zu t=%.9g pol=%d", h->f, (double)h->t, h->pol);
+    struct sbuf b = {buf, cap, 0};
+    if (cap)
+        buf[0] = 0;
+    switch (h->kind) {
+    case H_ONE:
+        sb_printf(&b, "f=%zu t=%.9g pol=%d", h->s.f, (double)h->s.t, h->s.pol);
+        break;
+    case H_EACH:
+        sb_printf(&b, "each %zu:", h->c);
+        for (size_t r = 0; r < h->c; r++)
+            sb_printf(&b, "%s f=%zu t=%.9g pol=%d", r ? ";" : "", h->e[r].f, (double)h->e[r].t,
+                      h->e[r].pol);
+        break;
+    case H_VOTE:
+        sb_printf(&b, "vote %zu: f=%zu t=%.9g v=", h->c, h->s.f, (double)h->s.t);
+        for (size_t r = 0; r < h->c; r++)
+            sb_printf(&b, "%c", h->v[r] > 0 ? '+' : '-');
+        break;
+    case H_LEAF:
+        sb_printf(&b, "leafclass %zu: f=%zu t=%.9g left=%zu right=%zu", h->c, h->s.f,
+                  (double)h->s.t, h->left, h->right);
+        break;
+    }
+    return b.len > (size_t)INT32_MAX ? -1 : (int)b.len;
+}
+
+/* "<digits>" -> value; NULL if not there. */
+static const char *parse_uint(const char *p, unsigned long long *v)
+{
+    if (!isdigit((unsigned char)*p))
+        return NULL;
+    char *end;
+    errno = 0;
+    *v = strtoull(p, &end, 10);
+    return errno ? NULL : end;
+}
+
+/* "f=<feature> t=<threshold>": NULL when malformed (or the threshold is not
+ * a finite-or-infinite float that strtof reads without overflow). */
+static const char *parse_ft(const char *p, unsigned long long *f, float *t)
+{
+    if (strncmp(p, "f=", 2) != 0 || !(p = parse_uint(p + 2, f)))
+        return NULL;
+    if (strncmp(p, " t=", 3) != 0 || p[3] == 0 || isspace((unsigned char)p[3]))
+        return NULL;
+    char *end;
+    errno = 0;
+    *t = strtof(p + 3, &end);
+    if (end == p + 3 || isnan(*t) || (isinf(*t) && errno == ERANGE))
+        return NULL;
+    return end;
+}
+
+/* " pol=<+-1>" */
+static const char *parse_pol(const char *p, long *pol)
+{
+    if (strncmp(p, " pol=", 5) != 0 || !(p[5] == '-' || p[5] == '+' || isdigit((unsigned char)p[5])))
+        return NULL;
+    char *end;
+    errno = 0;
+    *pol = strtol(p + 5, &end, 10);
+    if (end == p + 5 || errno)
+        return NULL;
+    return end;
+}
+
+static int at_end(const char *p)
+{
+    while (isspace((unsigned char)*p))
+        p++;
+    return *p == 0;
+}
+
+/* Range checks of a parsed split; 0 or -1 with err set. */
+static int check_split(unsigned long long f, long pol, size_t d, char err[BL_ERR_MAX])
+{
+    if (f >= d) {
+        snprintf(err, BL_ERR_MAX, "stump: feature index %llu out of range (the data has %zu features)",
+                 f, d);
+        return -1;
+    }
+    if (pol != 1 && pol != -1) {
+        snprintf(err, BL_ERR_MAX, "stump: polarity %ld is not +1 or -1", pol);
+        return -1;
+    }
+    return 0;
+}
+
+static const char *const expect_one = "f=<feature> t=<threshold> pol=<+1|-1>";
+static const char *const expect_each = "each <c>: f=<feature> t=<threshold> pol=<+1|-1>; ... (c stumps)";
+static const char *const expect_vote = "vote <c>: f=<feature> t=<threshold> v=<c of + or ->";
+static const char *const expect_leaf = "leafclass <c>: f=<feature> t=<threshold> left=<class> right=<class>";
+
+static void *malformed(const char *text, const char *expect, char err[BL_ERR_MAX])
+{
+    snprintf(err, BL_ERR_MAX, "stump: malformed hypothesis \"%.200s\" (expected \"%s\")", text,
+             expect);
+    return NULL;
+}
+
+static void *oom(char err[BL_ERR_MAX])
+{
+    snprintf(err, BL_ERR_MAX, "out of memory");
+    return NULL;
 }
 
 static void *stump_load(const char *text, size_t d, char err[BL_ERR_MAX])
 {
     const char *p = text;
-    char *end;
-    if (strncmp(p, "f=", 2) != 0 || !isdigit((unsigned char)p[2]))
-        goto malformed;
-    errno = 0;
-    unsigned long long f = strtoull(p + 2, &end, 10);
-    if (errno)
-        goto malformed;
-    p = end;
-    if (strncmp(p, " t=", 3) != 0 || p[3] == 0 || isspace((unsigned char)p[3]))
-        goto malformed;
-    errno = 0;
-    float t = strtof(p + 3, &end);
-    if (end == p + 3 || isnan(t) || (isinf(t) && errno == ERANGE))
-        goto malformed;
-    p = end;
-    if (strncmp(p, " pol=", 5) != 0 || !(p[5] == '-' || p[5] == '+' || isdigit((unsigned char)p[5])))
-        goto malformed;
-    errno = 0;
-    long pol = strtol(p + 5, &end, 10);
-    if (end == p + 5 || errno)
-        goto malformed;
-    p = end;
-    while (isspace((unsigned char)*p))
-        p++;
-    if (*p)
-        goto malformed;
-    if (f >= d) {
-        snprintf(err, BL_ERR_MAX, "stump: feature index %llu out of range (the data has %zu features)",
-                 f, d);
-        return NULL;
-    }
-    if (pol != 1 && pol != -1) {
-        snprintf(err, BL_ERR_MAX, "stump: polarity %ld is not +1 or -1", pol);
-        return NULL;
-    }
-    struct stump_hyp *h = malloc(sizeof *h);
-    if (!h) {
-        snprintf(err, BL_ERR_MAX, "out of memory");
-        return NULL;
-    }
-    h->f = (size_t)f;
-    h->t = t;
-    h->pol = (int)pol;
-    return h;
-malformed:
-    snprintf(err, BL_ERR_MAX, "stump: malformed hypothesis \"%.200s\" (expected \"f=<feature> t=<threshold> pol=<+1|-1>\")",
-             text);
-    return NULL;
-}
+    unsigned long long f;
+    float t;
+    long pol;
+    struct stump_hyp *h;
 
-static void stump_free_hyp(void *hyp)
-{
-    free(hyp);
+    if (strncmp(p, "f=", 2) == 0) { /* max, l2 */
+        if (!(p = parse_ft(p, &f, &t)) || !(p = parse_pol(p, &pol)) || !at_end(p))
+            return malformed(text, expect_one, err);
+        if (check_split(f, pol, d, err) < 0)
+            return NULL;
+        if (!(h = hyp_new(H_ONE, 1)))
+            return oom(err);
+        h->s = (struct split1){(size_t)f, t, (int)pol};
+        return h;
+    }
+
+    int kind;
+    const char *expect;
+    if (strncmp(p, "each ", 5) == 0)
+        kind = H_EACH, expect = expect_each, p += 5;
+    else if (strncmp(p, "vote ", 5) == 0)
+        kind = H_VOTE, expect = expect_vote, p += 5;
+    else if (strncmp(p, "leafclass ", 10) == 0)
+        kind = H_LEAF, expect = expect_leaf, p += 10;
+    else
+        return malformed(text, expect_one, err);
+    unsigned long long c;
+    if (!(p = parse_uint(p, &c)) || strncmp(p, ": ", 2) != 0)
+        return malformed(text, expect, err);
+    p += 2;
+    if (c < (kind == H_LEAF ? 2u : 1u) || c > MAX_OUTDIM) {
+        snprintf(err, BL_ERR_MAX, "stump: %llu outputs out of range (%s hypotheses have %u to %zu)",
+                 c, kind == H_EACH ? "each" : kind == H_VOTE ? "vote" : "leafclass",
+                 kind == H_LEAF ? 2u : 1u, MAX_OUTDIM);
+        return NULL;
+    }
+    if (!(h = hyp_new(kind, (size_t)c)))
+        return oom(err);
+
+    if (kind == H_EACH) {
+        for (size_t r = 0; r < c; r++) {
+            if (r > 0) {
+                if (strncmp(p, "; ", 2) != 0)
+                    goto bad;
+                p += 2;
+            }
+            if (!(p = parse_ft(p, &f, &t)) || !(p = parse_pol(p, &pol)))
+                goto bad;
+            if (check_split(f, pol, d, err) < 0)
+                goto range;
+            h->e[r] = (struct split1){(size_t)f, t, (int)pol};
+        }
+        if (!at_end(p))
+            goto bad;
+        return h;
+    }
+
+    if (!(p = parse_ft(p, &f, &t)))
+        goto bad;
+    if (check_split(f, 1, d, err) < 0)
+        goto range;
+    h->s = (struct split1){(size_t)f, t, 1};
+    if (kind == H_VOTE) {
+        if (strncmp(p, " v=", 3) != 0)
+            goto bad;
+        p += 3;
+        for (size_t r = 0; r < c; r++, p++) {
+            if (*p != '+' && *p != '-')
+                goto bad;
+            h->v[r] = *p == '+' ? 1 : -1;
+        }
+        if (!at_end(p))
+            goto bad;
+        return h;
+    }
+    /* leafclass */
+    unsigned long long lq, rq;
+    if (strncmp(p, " left=", 6) != 0 || !(p = parse_uint(p + 6, &lq)) ||
+        strncmp(p, " right=", 7) != 0 || !(p = parse_uint(p + 7, &rq)) || !at_end(p))
+        goto bad;
+    if (lq >= c || rq >= c) {
+        snprintf(err, BL_ERR_MAX, "stump: class %llu out of range (the hypothesis has %llu classes)",
+                 lq >= c ? lq : rq, c);
+        goto range;
+    }
+    h->left = (size_t)lq;
+    h->right = (size_t)rq;
+    return h;
+
+bad:
+    stump_free_hyp(h);
+    return malformed(text, expect, err);
+range:
+    stump_free_hyp(h);
+    return NULL;
 }
 
 static const struct bl_weak_ops stump_ops = {
@@ -408,7 +898,8 @@ static const struct bl_plugin stump_plugin = {
     .sdk_version = BL_SDK_VERSION,
     .role = BL_ROLE_WEAK,
     .name = "stump",
-    .doc = "decision stump pol*(x_f > t ? 1 : -1), exact search over the quantized cuts",
+    .doc = "decision stump pol*(x_f > t ? 1 : -1), exact search over the quantized cuts; "
+           "per-column, MH-vote and SAMME multi-class forms",
     .params = stump_params,
     .nparams = P_COUNT,
     .ops = &stump_ops,

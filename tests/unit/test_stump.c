@@ -3,8 +3,10 @@
  * Unit tests of the weak learner "stump" (spec §4, §11.4): the histogram
  * scan against brute force over every (feature, cut, polarity, class) on
  * small hand-built quantized problems with tied values and empty bins, for
- * c = k, c = 1 and a wide c, with both criteria; tie-breaking; determinism
- * across thread counts; save/load; predict on raw values.
+ * c = k, c = 1 and a wide c, with every criterion (max, l2; each, vote,
+ * leafclass for the coded and AdaBoost.MH / SAMME forms of spec §7.2-§7.5);
+ * tie-breaking; determinism across thread counts; save/load of every
+ * hypothesis form; predict on raw values.
  *
  * Most problems use small-integer dual weights: every sum is then exact in
  * double, so exact ties happen often and must be broken exactly as the
@@ -139,10 +141,11 @@ struct answer {
     double edge;
     void *hyp;
     double *out;
-    char text[128];
+    char text[4096];
 };
 
-static struct answer fit(void *L, const struct prob *P, const double *G, size_t c)
+/* A fit whose hypothesis must have od outputs. */
+static struct answer fitn(void *L, const struct prob *P, const double *G, size_t c, size_t od)
 {
     struct answer A = {0};
     struct bl_fit_request rq = {G, c, NULL, 42};
@@ -152,18 +155,23 @@ static struct answer fit(void *L, const struct prob *P, const double *G, size_t 
     rs.out = A.out;
     A.ok = ops()->fit(L, &rq, &rs, err) == 0;
     if (A.ok) {
-        cr_assert_eq(rs.outdim, 1);
-        cr_assert_eq(ops()->outdim(rs.hyp), 1);
+        cr_assert_eq(rs.outdim, od);
+        cr_assert_eq(ops()->outdim(rs.hyp), od);
         A.edge = rs.edge;
         A.hyp = rs.hyp;
         int n = ops()->save(A.hyp, A.text, sizeof A.text);
         cr_assert(n > 0 && (size_t)n < sizeof A.text);
     } else {
-        size_t n = strnlen(err, sizeof A.text - 1);
+        size_t n = strnlen(err, BL_ERR_MAX - 1);
         memcpy(A.text, err, n);
         A.text[n] = 0;
     }
     return A;
+}
+
+static struct answer fit(void *L, const struct prob *P, const double *G, size_t c)
+{
+    return fitn(L, P, G, c, 1);
 }
 
 static void drop(struct answer *A)
@@ -522,5 +530,511 @@ Test(stump, descriptor)
     cr_assert_eq(p->role, BL_ROLE_WEAK);
     cr_assert_eq(p->sdk_version, BL_SDK_VERSION);
     cr_assert_str_eq(p->params[0].def, "max");
-    cr_assert_str_eq(p->params[0].choices, "max|l2");
+    cr_assert_str_eq(p->params[0].choices, "max|l2|each|vote|leafclass");
+    cr_assert_eq(p->params[0].type, BL_PARAM_CHOICE);
+    cr_assert_eq(p->nparams, 1);
+    const struct bl_weak_ops *o = p->ops;
+    cr_assert(o->create && o->destroy && o->fit && o->outdim && o->predict && o->save && o->load &&
+              o->free_hyp);
+}
+
+/* ---- criteria each, vote, leafclass (coded, AdaBoost.MH, SAMME) ---------- */
+
+enum { C_MAX, C_L2, C_EACH, C_VOTE, C_LEAF };
+
+/* A growing string, snprintf-style. */
+struct str {
+    char s[4096];
+    size_t n;
+};
+
+__attribute__((format(printf, 2, 3))) static void sadd(struct str *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(b->s + b->n, sizeof b->s - b->n, fmt, ap);
+    va_end(ap);
+    cr_assert(n >= 0 && (size_t)n < sizeof b->s - b->n, "expected text too long");
+    b->n += (size_t)n;
+}
+
+/* Left/right sums of every column for split (f, t) on raw values (NaN
+ * left); returns 0 when the split is constant on the training set. */
+static int side_sums(const struct prob *P, const double *G, size_t c, size_t f, float t,
+                     double *Ls, double *Rs)
+{
+    size_t m = P->m, nright = 0;
+    for (size_t r = 0; r < c; r++)
+        Ls[r] = Rs[r] = 0;
+    for (size_t i = 0; i < m; i++) {
+        int right = P->x[f * m + i] > t;
+        nright += right;
+        for (size_t r = 0; r < c; r++)
+            (right ? Rs : Ls)[r] += G[i * c + r];
+    }
+    return nright > 0 && nright < m;
+}
+
+/* Brute force for the multi-output criteria: the expected text and edge.
+ * Order of the search: feature, then cut, strictly better wins (each: per
+ * column; leafclass classes: the lowest of equal sums). */
+static double brute_multi(const struct prob *P, const double *G, size_t c, int crit,
+                          struct str *want)
+{
+    double *Ls = malloc(c * sizeof *Ls), *Rs = malloc(c * sizeof *Rs);
+    double *be = malloc(c * sizeof *be);
+    size_t *bf = malloc(c * sizeof *bf);
+    float *bt = malloc(c * sizeof *bt);
+    int *bp = malloc(c * sizeof *bp);
+    double best = -HUGE_VAL, edge = 0;
+    size_t Bf = 0, Bl = 0, Br = 0;
+    float Bt = 0;
+    char votes[512] = "";
+    for (size_t r = 0; r < c; r++)
+        be[r] = -1;
+    int found = 0;
+    for (size_t f = 0; f < P->d; f++)
+        for (unsigned b = 0; b + 1 < P->nbins[f]; b++) {
+            float t = P->cut[f][b];
+            if (!side_sums(P, G, c, f, t, Ls, Rs))
+                continue;
+            if (crit == C_EACH) {
+                for (size_t r = 0; r < c; r++) {
+                    double sc = Rs[r] - Ls[r];
+                    if (fabs(sc) > be[r]) {
+                        be[r] = fabs(sc), bf[r] = f, bt[r] = t, bp[r] = sc < 0 ? -1 : 1;
+                    }
+                }
+            } else if (crit == C_VOTE) {
+                double q = 0;
+                for (size_t r = 0; r < c; r++)
+                    q += fabs(Rs[r] - Ls[r]);
+                if (!found || q > best) {
+                    found = 1, best = q, Bf = f, Bt = t;
+                    for (size_t r = 0; r < c; r++)
+                        votes[r] = Rs[r] - Ls[r] < 0 ? '-' : '+';
+                    votes[c] = 0;
+                }
+            } else {
+                size_t lq = 0, rq = 0;
+                for (size_t r = 1; r < c; r++) {
+                    if (Ls[r] > Ls[lq])
+                        lq = r;
+                    if (Rs[r] > Rs[rq])
+                        rq = r;
+                }
+                double q = Ls[lq] + Rs[rq];
+                if (!found || q > best)
+                    found = 1, best = q, Bf = f, Bt = t, Bl = lq, Br = rq;
+            }
+        }
+    want->n = 0;
+    want->s[0] = 0;
+    if (crit == C_EACH) {
+        sadd(want, "each %zu:", c);
+        for (size_t r = 0; r < c; r++) {
+            cr_assert(be[r] >= 0, "no split at all");
+            sadd(want, "%s f=%zu t=%.9g pol=%d", r ? ";" : "", bf[r], (double)bt[r], bp[r]);
+            edge += be[r];
+        }
+    } else if (crit == C_VOTE) {
+        cr_assert(found);
+        sadd(want, "vote %zu: f=%zu t=%.9g v=%s", c, Bf, (double)Bt, votes);
+        edge = best;
+    } else {
+        cr_assert(found);
+        sadd(want, "leafclass %zu: f=%zu t=%.9g left=%zu right=%zu", c, Bf, (double)Bt, Bl, Br);
+        double T = -HUGE_VAL;
+        side_sums(P, G, c, Bf, Bt, Ls, Rs);
+        for (size_t r = 0; r < c; r++)
+            if (Ls[r] + Rs[r] > T)
+                T = Ls[r] + Rs[r];
+        edge = (best - T) * ((double)c / (double)(c - 1));
+        if (edge < 0)
+            edge = 0;
+    }
+    free(Ls), free(Rs), free(be), free(bf), free(bt), free(bp);
+    return edge;
+}
+
+/* Outputs of a multi-output answer: the right values, equal to predict on
+ * the raw training values. */
+static void check_outputs_multi(const struct prob *P, const struct answer *A, size_t c, int crit)
+{
+    double *pr = malloc(P->m * c * sizeof *pr);
+    ops()->predict(A->hyp, &P->tr.X, pr);
+    double off = c > 1 ? -1.0 / (double)(c - 1) : 0;
+    for (size_t i = 0; i < P->m; i++) {
+        size_t ones = 0;
+        for (size_t r = 0; r < c; r++) {
+            double o = A->out[i * c + r];
+            if (crit == C_LEAF) {
+                cr_assert(o == 1.0 || o == off, "output (%zu,%zu) = %g", i, r, o);
+                ones += o == 1.0;
+            } else {
+                cr_assert(o == 1.0 || o == -1.0, "output (%zu,%zu) = %g", i, r, o);
+            }
+            cr_assert_eq(o, pr[i * c + r], "training output (%zu,%zu) %g, predict %g [%s]", i, r,
+                         o, pr[i * c + r], A->text);
+        }
+        if (crit == C_LEAF)
+            cr_assert_eq(ones, 1, "example %zu: %zu classes predicted", i, ones);
+        if (crit == C_VOTE) /* one split: every column is +-(the same phi) */
+            for (size_t r = 1; r < c; r++)
+                cr_assert_eq(fabs(A->out[i * c + r]), fabs(A->out[i * c]));
+    }
+    free(pr);
+}
+
+/* sum_ir G_ir out_ir */
+static double achieved(const double *G, const double *out, size_t m, size_t c)
+{
+    double s = 0;
+    for (size_t i = 0; i < m; i++)
+        for (size_t r = 0; r < c; r++)
+            s += G[i * c + r] * out[i * c + r];
+    return s;
+}
+
+static void check_multi(size_t m, size_t d, size_t k, unsigned maxbins, int crit, int zero_sum,
+                        uint64_t seed)
+{
+    struct prob *P = make_prob(m, d, k, maxbins, seed);
+    void *L = learner(&test_host, &P->tr, crit);
+    size_t cs[3] = {k, crit == C_LEAF ? 2 : 1, 17};
+    for (size_t ci = 0; ci < 3; ci++) {
+        size_t c = cs[ci];
+        double *G = int_weights(P, c, zero_sum);
+        struct str want;
+        double edge = brute_multi(P, G, c, crit, &want);
+        struct answer A = fitn(L, P, G, c, c);
+        cr_assert(A.ok, "fit failed: %s", A.text);
+        cr_assert_str_eq(A.text, want.s, "seed %llu c=%zu crit=%d: chose\n%s\nbrute force\n%s",
+                         (unsigned long long)seed, c, crit, A.text, want.s);
+        cr_assert_eq(A.edge, edge, "seed %llu c=%zu crit=%d: edge %.17g, brute force %.17g",
+                     (unsigned long long)seed, c, crit, A.edge, edge);
+        check_outputs_multi(P, &A, c, crit);
+        /* the edge is what the outputs achieve */
+        double e = achieved(G, A.out, m, c);
+        if (crit == C_LEAF) { /* minus the "no split" classifier's objective */
+            double *T = calloc(c, sizeof *T), *o0 = malloc(m * c * sizeof *o0);
+            for (size_t i = 0; i < m; i++)
+                for (size_t r = 0; r < c; r++)
+                    T[r] += G[i * c + r];
+            size_t q = 0;
+            for (size_t r = 1; r < c; r++)
+                if (T[r] > T[q])
+                    q = r;
+            for (size_t i = 0; i < m; i++)
+                for (size_t r = 0; r < c; r++)
+                    o0[i * c + r] = r == q ? 1.0 : -1.0 / (double)(c - 1);
+            e -= achieved(G, o0, m, c);
+            free(T), free(o0);
+            cr_assert(fabs(e - A.edge) <= 1e-9 * (1 + fabs(e)), "outputs reach %.17g, edge %.17g",
+                      e, A.edge);
+        } else {
+            cr_assert_eq(e, A.edge, "outputs reach %.17g, edge says %.17g", e, A.edge);
+        }
+        drop(&A);
+        free(G);
+    }
+    ops()->destroy(L);
+    free_prob(P);
+}
+
+Test(stump, brute_force_each)
+{
+    for (uint64_t s = 500; s < 540; s++)
+        check_multi(8 + (size_t)(s % 5) * 9, 5, 2 + (size_t)(s % 4), 6, C_EACH, s % 2, s);
+}
+
+Test(stump, brute_force_vote)
+{
+    for (uint64_t s = 600; s < 640; s++)
+        check_multi(8 + (size_t)(s % 5) * 9, 5, 2 + (size_t)(s % 4), 6, C_VOTE, s % 2, s);
+}
+
+Test(stump, brute_force_leafclass)
+{
+    for (uint64_t s = 700; s < 740; s++)
+        check_multi(8 + (size_t)(s % 5) * 9, 5, 2 + (size_t)(s % 4), 6, C_LEAF, s % 2, s);
+}
+
+Test(stump, brute_force_multi_many_bins)
+{
+    for (uint64_t s = 800; s < 803; s++)
+        for (int crit = C_EACH; crit <= C_LEAF; crit++)
+            check_multi(500, 4, 5, 256, crit, 1, s);
+}
+
+/* Real-valued weights: the same choices, edges to rounding. */
+Test(stump, brute_force_multi_real_weights)
+{
+    for (uint64_t s = 900; s < 915; s++)
+        for (int crit = C_EACH; crit <= C_LEAF; crit++) {
+            struct prob *P = make_prob(60, 6, 4, 8, s);
+            void *L = learner(&test_host, &P->tr, crit);
+            size_t c = 4;
+            double *G = malloc(P->m * c * sizeof *G);
+            for (size_t j = 0; j < P->m * c; j++)
+                G[j] = urand() - 0.5;
+            struct str want;
+            double edge = brute_multi(P, G, c, crit, &want);
+            struct answer A = fitn(L, P, G, c, c);
+            cr_assert(A.ok, "%s", A.text);
+            cr_assert(fabs(A.edge - edge) <= 1e-12, "crit %d: edge %.17g vs %.17g", crit, A.edge,
+                      edge);
+            cr_assert_str_eq(A.text, want.s, "crit %d", crit);
+            check_outputs_multi(P, &A, c, crit);
+            drop(&A);
+            free(G);
+            ops()->destroy(L);
+            free_prob(P);
+        }
+}
+
+/* With one column, each is max (the same stump and edge) and vote is max
+ * with the polarity written as the vote. */
+Test(stump, one_column_each_vote_are_max)
+{
+    for (uint64_t s = 1000; s < 1020; s++) {
+        struct prob *P = make_prob(40, 5, 3, 7, s);
+        double *G = int_weights(P, 1, 0);
+        void *Lm = learner(&test_host, &P->tr, C_MAX), *Le = learner(&test_host, &P->tr, C_EACH);
+        void *Lv = learner(&test_host, &P->tr, C_VOTE);
+        struct answer Am = fit(Lm, P, G, 1), Ae = fitn(Le, P, G, 1, 1), Av = fitn(Lv, P, G, 1, 1);
+        cr_assert(Am.ok && Ae.ok && Av.ok);
+        char want[4200];
+        snprintf(want, sizeof want, "each 1: %s", Am.text);
+        cr_assert_str_eq(Ae.text, want);
+        cr_assert_eq(Ae.edge, Am.edge);
+        cr_assert_eq(Av.edge, Am.edge);
+        cr_assert_eq(memcmp(Am.out, Ae.out, P->m * sizeof *Am.out), 0);
+        cr_assert_eq(memcmp(Am.out, Av.out, P->m * sizeof *Am.out), 0);
+        drop(&Am), drop(&Ae), drop(&Av);
+        ops()->destroy(Lm), ops()->destroy(Le), ops()->destroy(Lv);
+        free(G);
+        free_prob(P);
+    }
+}
+
+/* leafclass: no split helps when every side's best class is the overall
+ * best class (edge 0); one column is refused. */
+Test(stump, leafclass_no_gain_and_one_column)
+{
+    struct prob *P = make_prob(30, 4, 3, 5, 77);
+    size_t c = 3;
+    double *G = malloc(P->m * c * sizeof *G);
+    for (size_t i = 0; i < P->m; i++) {
+        G[i * c] = 2.0; /* class 0 is the best everywhere */
+        G[i * c + 1] = -1.0;
+        G[i * c + 2] = (double)(i % 3) - 1.0;
+    }
+    void *L = learner(&test_host, &P->tr, C_LEAF);
+    struct answer A = fitn(L, P, G, c, c);
+    cr_assert(A.ok, "%s", A.text);
+    cr_assert_eq(A.edge, 0.0, "edge %g", A.edge);
+    cr_assert(strstr(A.text, " left=0 right=0"), "%s", A.text);
+    drop(&A);
+    A = fitn(L, P, G, 1, 1);
+    cr_assert(!A.ok, "leafclass with one column must be refused");
+    cr_assert(strstr(A.text, "leafclass") && strstr(A.text, "2"), "message: %s", A.text);
+    drop(&A);
+    ops()->destroy(L);
+    free(G);
+    free_prob(P);
+}
+
+Test(stump, deterministic_across_threads_multi)
+{
+    struct prob *P = make_prob(3000, 60, 7, 64, 13);
+    size_t cs[2] = {7, 40};
+    for (size_t ci = 0; ci < 2; ci++) {
+        size_t c = cs[ci];
+        double *G = malloc(P->m * c * sizeof *G);
+        for (size_t j = 0; j < P->m * c; j++)
+            G[j] = urand() - 0.5;
+        for (int crit = C_EACH; crit <= C_LEAF; crit++) {
+            struct answer ref = {0};
+            for (int th = 1; th <= 4; th++) {
+                struct bl_host host = test_host;
+                host.threads = th;
+                void *L = learner(&host, &P->tr, crit);
+                for (int rep = 0; rep < 2; rep++) {
+                    struct answer A = fitn(L, P, G, c, c);
+                    cr_assert(A.ok, "%s", A.text);
+                    if (!ref.hyp) {
+                        ref = A;
+                        continue;
+                    }
+                    cr_assert_eq(A.edge, ref.edge, "crit %d threads %d: edge %.17g vs %.17g", crit,
+                                 th, A.edge, ref.edge);
+                    cr_assert_str_eq(A.text, ref.text);
+                    cr_assert_eq(memcmp(A.out, ref.out, P->m * c * sizeof *A.out), 0);
+                    drop(&A);
+                }
+                ops()->destroy(L);
+            }
+            drop(&ref);
+        }
+        free(G);
+    }
+    free_prob(P);
+}
+
+/* A learner fitted with a small c, then a larger one: the buffers grow. */
+Test(stump, columns_grow_between_fits)
+{
+    struct prob *P = make_prob(80, 5, 3, 6, 31);
+    for (int crit = C_EACH; crit <= C_LEAF; crit++) {
+        void *L = learner(&test_host, &P->tr, crit);
+        size_t cs[3] = {2, 33, 5};
+        for (size_t ci = 0; ci < 3; ci++) {
+            size_t c = cs[ci];
+            double *G = int_weights(P, c, 1);
+            struct str want;
+            double edge = brute_multi(P, G, c, crit, &want);
+            struct answer A = fitn(L, P, G, c, c);
+            cr_assert(A.ok, "%s", A.text);
+            cr_assert_str_eq(A.text, want.s);
+            cr_assert_eq(A.edge, edge);
+            drop(&A);
+            free(G);
+        }
+        ops()->destroy(L);
+    }
+    free_prob(P);
+}
+
+Test(stump, save_load_roundtrip_multi)
+{
+    struct prob *P = make_prob(200, 8, 5, 16, 23);
+    for (int crit = C_MAX; crit <= C_LEAF; crit++) {
+        void *L = learner(&test_host, &P->tr, crit);
+        for (int rep = 0; rep < 4; rep++) {
+            size_t c = rep % 2 ? 5 : 12, od = crit <= C_L2 ? 1 : c;
+            double *G = int_weights(P, c, 1);
+            struct answer A = fitn(L, P, G, c, od);
+            cr_assert(A.ok, "%s", A.text);
+            char err[BL_ERR_MAX] = "";
+            void *h = ops()->load(A.text, P->d, err);
+            cr_assert_not_null(h, "load \"%s\": %s", A.text, err);
+            cr_assert_eq(ops()->outdim(h), od);
+            char again[4096];
+            int n = ops()->save(h, again, sizeof again);
+            cr_assert_eq((size_t)n, strlen(A.text));
+            cr_assert_str_eq(again, A.text);
+            /* save reports the length it needs and never writes past cap */
+            char small[9];
+            memset(small, 'Z', sizeof small);
+            cr_assert_eq(ops()->save(h, small, 8), n);
+            cr_assert_eq(small[7], 0);
+            cr_assert_eq(small[8], 'Z');
+            cr_assert_eq(strncmp(small, A.text, 7), 0);
+            double *p1 = malloc(P->m * od * sizeof *p1), *p2 = malloc(P->m * od * sizeof *p2);
+            ops()->predict(A.hyp, &P->tr.X, p1);
+            ops()->predict(h, &P->tr.X, p2);
+            cr_assert_eq(memcmp(p1, p2, P->m * od * sizeof *p1), 0);
+            cr_assert_eq(memcmp(p1, A.out, P->m * od * sizeof *p1), 0);
+            free(p1), free(p2);
+            ops()->free_hyp(h);
+            /* a model for fewer features is refused */
+            size_t fmax = 0;
+            for (const char *q = A.text; (q = strstr(q, "f=")); q += 2) {
+                size_t f = strtoul(q + 2, NULL, 10);
+                if (f > fmax)
+                    fmax = f;
+            }
+            h = ops()->load(A.text, fmax, err);
+            cr_assert_null(h, "\"%s\" loaded for %zu features", A.text, fmax);
+            cr_assert(strstr(err, "range"), "%s", err);
+            drop(&A);
+            free(G);
+        }
+        ops()->destroy(L);
+    }
+    free_prob(P);
+}
+
+/* Hand-written hypotheses predict what their text says. */
+Test(stump, predict_multi_by_hand)
+{
+    float x[8] = {0.f, 1.f, 2.f, NAN, /* feature 0 */ 5.f, -5.f, 0.5f, 0.5f /* feature 1 */};
+    struct bl_matrix X = {4, 2, x};
+    char err[BL_ERR_MAX] = "";
+    double out[12];
+
+    void *h = ops()->load("each 2: f=0 t=0.5 pol=1; f=1 t=0.5 pol=-1", 2, err);
+    cr_assert_not_null(h, "%s", err);
+    ops()->predict(h, &X, out);
+    const double we[8] = {-1, -1, 1, 1, 1, 1, -1, 1};
+    for (int j = 0; j < 8; j++)
+        cr_assert_eq(out[j], we[j], "each: out[%d] = %g", j, out[j]);
+    ops()->free_hyp(h);
+
+    h = ops()->load("vote 3: f=0 t=1 v=+-+", 2, err);
+    cr_assert_not_null(h, "%s", err);
+    cr_assert_eq(ops()->outdim(h), 3);
+    ops()->predict(h, &X, out);
+    const double wv[12] = {-1, 1, -1, -1, 1, -1, 1, -1, 1, -1, 1, -1};
+    for (int j = 0; j < 12; j++)
+        cr_assert_eq(out[j], wv[j], "vote: out[%d] = %g", j, out[j]);
+    ops()->free_hyp(h);
+
+    h = ops()->load("leafclass 3: f=0 t=1 left=2 right=0", 2, err);
+    cr_assert_not_null(h, "%s", err);
+    ops()->predict(h, &X, out);
+    const double wl[12] = {-.5, -.5, 1, -.5, -.5, 1, 1, -.5, -.5, -.5, -.5, 1};
+    for (int j = 0; j < 12; j++)
+        cr_assert_eq(out[j], wl[j], "leafclass: out[%d] = %g", j, out[j]);
+    ops()->free_hyp(h);
+}
+
+Test(stump, load_refuses_malformed_multi)
+{
+    const char *bad[] = {
+        "each", "each 2:", "each 2: ", "each 2: f=1 t=0.5 pol=1", "each 2: f=1 t=0.5 pol=1;",
+        "each 2: f=1 t=0.5 pol=1;f=2 t=0 pol=1", "each 2: f=1 t=0.5 pol=1 ; f=2 t=0 pol=1",
+        "each 1: f=1 t=0.5 pol=1; f=2 t=0 pol=1", "each 1: f=1 t=0.5 pol=2", "each 0: ",
+        "each -1: f=1 t=0.5 pol=1", "each 1 f=1 t=0.5 pol=1", "each 1:f=1 t=0.5 pol=1",
+        "each x: f=1 t=0.5 pol=1", "Each 1: f=1 t=0.5 pol=1", "each 1: f=1 t=nan pol=1",
+        "each 1: f=10 t=0.5 pol=1", "each 2000000: f=1 t=0.5 pol=1",
+        "each 99999999999999999999999: f=1 t=0.5 pol=1",
+        "vote 3: f=1 t=0.5 v=++", "vote 3: f=1 t=0.5 v=++++", "vote 3: f=1 t=0.5 v=+x+",
+        "vote 3: f=1 t=0.5 pol=1", "vote 0: f=1 t=0.5 v=", "vote 2: f=1 t=0.5 v=+- x",
+        "vote 2: f=1 t=0.5 v= +-", "vote 2: f=1 t=0.5", "vote 2: f=10 t=0.5 v=++",
+        "vote 2 f=1 t=0.5 v=++",
+        "leafclass 1: f=1 t=0.5 left=0 right=0", "leafclass 3: f=1 t=0.5 left=3 right=0",
+        "leafclass 3: f=1 t=0.5 left=0 right=3", "leafclass 3: f=1 t=0.5 left=0",
+        "leafclass 3: f=1 t=0.5 left=-1 right=0", "leafclass 3: f=1 t=nan left=0 right=1",
+        "leafclass 3: f=10 t=0.5 left=0 right=1", "leafclass 3: f=1 t=0.5 right=0 left=1",
+        "leafclass 3: f=1 t=0.5 left=0 right=1 x", "leafclass 3: f=1 t=0.5 pol=1",
+        "leafclass: f=1 t=0.5 left=0 right=1", "vote", "leafclass", "each 1: ",
+    };
+    for (size_t j = 0; j < sizeof bad / sizeof bad[0]; j++) {
+        char err[BL_ERR_MAX] = "";
+        void *h = ops()->load(bad[j], 10, err);
+        cr_assert_null(h, "accepted \"%s\"", bad[j]);
+        cr_assert(strlen(err) > 0, "no message for \"%s\"", bad[j]);
+    }
+    const char *good[] = {"each 2: f=0 t=1 pol=-1; f=9 t=-2 pol=1", "vote 3: f=9 t=0.5 v=+-+\n",
+                          "leafclass 3: f=2 t=0 left=2 right=0", "each 1: f=0 t=-7 pol=1",
+                          "vote 1: f=0 t=1e-30 v=-", "leafclass 2: f=9 t=3 left=1 right=1"};
+    const size_t od[] = {2, 3, 3, 1, 1, 2};
+    for (size_t j = 0; j < sizeof good / sizeof good[0]; j++) {
+        char err[BL_ERR_MAX] = "";
+        void *h = ops()->load(good[j], 10, err);
+        cr_assert_not_null(h, "refused \"%s\": %s", good[j], err);
+        cr_assert_eq(ops()->outdim(h), od[j], "%s", good[j]);
+        char again[256];
+        ops()->save(h, again, sizeof again);
+        size_t n = strcspn(good[j], "\n");
+        cr_assert(strlen(again) == n && strncmp(again, good[j], n) == 0, "%s -> %s", good[j], again);
+        ops()->free_hyp(h);
+    }
+    char err[BL_ERR_MAX] = "";
+    cr_assert_null(ops()->load("leafclass 3: f=1 t=0.5 left=7 right=0", 10, err));
+    cr_assert(strstr(err, "range"), "%s", err);
+    cr_assert_null(ops()->load("each 2: f=1 t=0.5 pol=1; f=10 t=0 pol=1", 10, err));
+    cr_assert(strstr(err, "range"), "%s", err);
 }
