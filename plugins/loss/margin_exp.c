@@ -25,6 +25,7 @@
  * (sign, class) group and sums each group in one thread, in example order.
  */
 #include <boostlab/boostlab.h>
+#include <boostlab/parallel.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -57,16 +58,7 @@ static void mexp_destroy(void *self)
 /* Examples per chunk.  The parallel loops hand out whole chunks, each chunk
  * writes its own slot and the slots are combined in chunk order by one
  * thread, so every result is bit-identical whatever the thread count.  The
- * chunk size depends on m only (2048, larger beyond MAXCHUNKS chunks). */
-#define CHUNK 2048
-#define MAXCHUNKS 1024
-
-static size_t chunk_rows(size_t m)
-{
-    size_t c = (m + MAXCHUNKS - 1) / MAXCHUNKS;
-    return c > CHUNK ? c : CHUNK;
-}
-
+ * chunks are those of boostlab/parallel.h: they depend on m only. */
 /* max(0, max_{i,r} F_ir - F_{i,y_i}) over examples [i0, i1) */
 static double mexp_chunk_max(const int *y, size_t k, const double *F, size_t i0, size_t i1)
 {
@@ -123,8 +115,8 @@ static double mexp_eval(void *self, const int *y, size_t m, size_t k,
     const struct mexp *L = self;
     if (m == 0 || k == 0)
         return 0.0;
-    size_t rows = chunk_rows(m), nch = (m + rows - 1) / rows;
-    double part[MAXCHUNKS], M = 0.0, S = 0.0;
+    size_t rows = bl_chunk_rows(m), nch = (m + rows - 1) / rows;
+    double part[BL_MAX_CHUNKS], M = 0.0, S = 0.0;
     int nt = L->nthreads < (int)nch ? L->nthreads : (int)nch;
     long n = (long)nch;
     (void)nt;

@@ -43,6 +43,7 @@
  * whatever the number of threads.
  */
 #include <boostlab/boostlab.h>
+#include <boostlab/parallel.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -116,22 +117,14 @@ static double mlog_offset(const struct mlog *L, size_t m, size_t k)
     return L->literal_init ? -log((double)m * (double)k) : 0.0;
 }
 
-/* Examples per chunk.  The parallel loops hand out whole chunks, each chunk
- * sums into its own slot and the slots are added in chunk order by one
- * thread, so every result is bit-identical whatever the thread count.  The
- * chunk size depends on m only (2048, larger beyond MAXCHUNKS chunks). */
-#define CHUNK 2048
-#define MAXCHUNKS 1024
+/* The parallel loops hand out whole chunks of examples (boostlab/parallel.h),
+ * each chunk sums into its own slot and the slots are added in chunk order
+ * by one thread, so every result is bit-identical whatever the thread
+ * count. */
 
 /* |z| <= ZLIM: e^z is a normal double (e^-708 is the smallest), so softplus
  * and sigmoid can be taken from e^z itself (softplus_ez). */
 #define ZLIM 700.0
-
-static size_t chunk_rows(size_t m)
-{
-    size_t c = (m + MAXCHUNKS - 1) / MAXCHUNKS;
-    return c > CHUNK ? c : CHUNK;
-}
 
 /* softplus(z) = log1p(e^z) and *q = sigmoid(z) from ez = e^z, for ez a
  * normal finite double.  log1p(x) is Goldberg's x log(u) / (u - 1) with
@@ -180,6 +173,20 @@ static double mlog_eval_chunk(const int *y, size_t k, const double *F, double *g
     return val;
 }
 
+/* Chunk adapter for bl_chunked_sum. */
+struct mlog_rows_ctx {
+    const int *y;
+    size_t k;
+    const double *F;
+    double *grad, o, sp0;
+};
+
+static double mlog_rows(void *ctx, size_t i0, size_t i1)
+{
+    const struct mlog_rows_ctx *c = ctx;
+    return mlog_eval_chunk(c->y, c->k, c->F, c->grad, c->o, c->sp0, i0, i1);
+}
+
 static double mlog_eval(void *self, const int *y, size_t m, size_t k,
                         const double *F, double *grad)
 {
@@ -187,19 +194,8 @@ static double mlog_eval(void *self, const int *y, size_t m, size_t k,
     if (m == 0 || k == 0)
         return 0.0;
     double o = mlog_offset(L, m, k), q0, sp0 = softplus_sig(o, &q0);
-    size_t rows = chunk_rows(m), nch = (m + rows - 1) / rows;
-    double part[MAXCHUNKS];
-    int nt = L->nthreads < (int)nch ? L->nthreads : (int)nch;
-    long n = (long)nch;
-    (void)nt;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
-    for (long c = 0; c < n; c++) {
-        size_t i0 = (size_t)c * rows, i1 = i0 + rows < m ? i0 + rows : m;
-        part[c] = mlog_eval_chunk(y, k, F, grad, o, sp0, i0, i1);
-    }
-    double val = 0.0;
-    for (size_t c = 0; c < nch; c++)
-        val += part[c];
+    struct mlog_rows_ctx ctx = {y, k, F, grad, o, sp0};
+    double val = bl_chunked_sum(m, L->nthreads, mlog_rows, &ctx);
     double sc = mlog_scale(L, m, k);
     if (sc != 1.0) {
         if (grad)
@@ -319,7 +315,7 @@ static void *mlog_row_prepare(void *self, const int *y, size_t m, size_t k,
     size_t n1 = m * (k - 1) + 1; /* + 1: never malloc(0) */
     R->m = m;
     R->k = k;
-    R->rows = chunk_rows(m);
+    R->rows = bl_chunk_rows(m);
     R->nch = (m + R->rows - 1) / R->rows;
     R->nthreads = L->nthreads < (int)R->nch ? L->nthreads : (int)R->nch;
     double q0, o = mlog_offset(L, m, k);

@@ -34,6 +34,7 @@
  * slots are added in chunk order by one thread.
  */
 #include <boostlab/boostlab.h>
+#include <boostlab/parallel.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -59,17 +60,6 @@ static void *mh_create(const struct bl_host *host, const union bl_value *params,
 static void mh_destroy(void *self)
 {
     free(self);
-}
-
-/* Examples per chunk: 2048, larger beyond MAXCHUNKS chunks (depends on m
- * only, so the chunk sums, added in order, do not depend on threads). */
-#define CHUNK 2048
-#define MAXCHUNKS 1024
-
-static size_t chunk_rows(size_t m)
-{
-    size_t c = (m + MAXCHUNKS - 1) / MAXCHUNKS;
-    return c > CHUNK ? c : CHUNK;
 }
 
 /* The exponent clamp C(m, k) (see the header comment). */
@@ -108,26 +98,28 @@ static double mh_chunk(const int *y, size_t k, const double *F, double *grad, do
 }
 
 /* The value, and grad / hess when they are not NULL, in one chunked pass. */
+/* Chunk adapter for bl_chunked_sum (boostlab/parallel.h). */
+struct mh_rows_ctx {
+    const int *y;
+    size_t k;
+    const double *F;
+    double *grad, *hess, arg;
+};
+
+static double mh_rows(void *ctx, size_t i0, size_t i1)
+{
+    const struct mh_rows_ctx *c = ctx;
+    return mh_chunk(c->y, c->k, c->F, c->grad, c->hess, c->arg, i0, i1);
+}
+
 static double mh_pass(const struct mh *L, const int *y, size_t m, size_t k, const double *F,
                       double *grad, double *hess)
 {
     if (m == 0 || k == 0)
         return 0.0;
     double C = mh_clamp(m, k);
-    size_t rows = chunk_rows(m), nch = (m + rows - 1) / rows;
-    double part[MAXCHUNKS];
-    int nt = L->nthreads < (int)nch ? L->nthreads : (int)nch;
-    long n = (long)nch;
-    (void)nt;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
-    for (long c = 0; c < n; c++) {
-        size_t i0 = (size_t)c * rows, i1 = i0 + rows < m ? i0 + rows : m;
-        part[c] = mh_chunk(y, k, F, grad, hess, C, i0, i1);
-    }
-    double S = 0.0;
-    for (size_t c = 0; c < nch; c++)
-        S += part[c];
-    return S;
+    struct mh_rows_ctx ctx = {y, k, F, grad, hess, C};
+    return bl_chunked_sum(m, L->nthreads, mh_rows, &ctx);
 }
 
 static double mh_eval(void *self, const int *y, size_t m, size_t k, const double *F,

@@ -32,6 +32,7 @@
  * only), one slot per chunk, slots added in chunk order by one thread.
  */
 #include <boostlab/boostlab.h>
+#include <boostlab/parallel.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -67,16 +68,6 @@ static void sm_destroy(void *self)
     free(self);
 }
 
-/* Examples per chunk (see mh-exp): depends on m only. */
-#define CHUNK 2048
-#define MAXCHUNKS 1024
-
-static size_t chunk_rows(size_t m)
-{
-    size_t c = (m + MAXCHUNKS - 1) / MAXCHUNKS;
-    return c > CHUNK ? c : CHUNK;
-}
-
 /* Examples [i0, i1), each scaled by sc: returns the sum of the values; grad
  * (when not NULL) gets p - Y, hess (when not NULL) p (1 - p). */
 static double sm_chunk(const int *y, size_t k, const double *F, double *grad, double *hess,
@@ -109,26 +100,28 @@ static double sm_chunk(const int *y, size_t k, const double *F, double *grad, do
     return sc * val;
 }
 
+/* Chunk adapter for bl_chunked_sum (boostlab/parallel.h). */
+struct sm_rows_ctx {
+    const int *y;
+    size_t k;
+    const double *F;
+    double *grad, *hess, arg;
+};
+
+static double sm_rows(void *ctx, size_t i0, size_t i1)
+{
+    const struct sm_rows_ctx *c = ctx;
+    return sm_chunk(c->y, c->k, c->F, c->grad, c->hess, c->arg, i0, i1);
+}
+
 static double sm_pass(const struct sm *L, const int *y, size_t m, size_t k, const double *F,
                       double *grad, double *hess)
 {
     if (m == 0 || k == 0)
         return 0.0;
     double sc = L->normalize == 1 ? 1.0 / (double)m : 1.0;
-    size_t rows = chunk_rows(m), nch = (m + rows - 1) / rows;
-    double part[MAXCHUNKS];
-    int nt = L->nthreads < (int)nch ? L->nthreads : (int)nch;
-    long n = (long)nch;
-    (void)nt;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
-    for (long c = 0; c < n; c++) {
-        size_t i0 = (size_t)c * rows, i1 = i0 + rows < m ? i0 + rows : m;
-        part[c] = sm_chunk(y, k, F, grad, hess, sc, i0, i1);
-    }
-    double val = 0.0;
-    for (size_t c = 0; c < nch; c++)
-        val += part[c];
-    return val;
+    struct sm_rows_ctx ctx = {y, k, F, grad, hess, sc};
+    return bl_chunked_sum(m, L->nthreads, sm_rows, &ctx);
 }
 
 static double sm_eval(void *self, const int *y, size_t m, size_t k, const double *F,
