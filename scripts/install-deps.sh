@@ -11,6 +11,9 @@ PACKAGES=(
   zlib1g-dev        # gzip-compressed data, model checksums
   liblbfgsb-dev     # L-BFGS-B coefficient solver
   libcriterion-dev  # unit tests
+  valgrind          # scripts/test.sh: memcheck smoke run
+  libasan8 libubsan1  # scripts/test.sh: the --enable-sanitizers build (gcc 12)
+  clang-14 libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer harnesses
   dataset-fashion-mnist  # the large benchmark (IDX files)
 )
 
