@@ -493,16 +493,34 @@ int bl_experiment_load(const char *path, const bl_registry *reg, bl_experiment *
         goto fail_noini;
     for (size_t j = 0; j < ini.nsec; j++) {
         const bl_ini_section *s = &ini.sec[j];
-        char kind[64] = "", name[256] = "";
-        int got = sscanf(s->name, "%63s %255s", kind, name);
-        int has_name = got == 2;
+        char kind[64] = "", name[256] = "", extra[2] = "";
+        int got = sscanf(s->name, "%63s %255s %1s", kind, name, extra);
+        int has_name = got >= 2;
         if (!strcmp(kind, "experiment") && !has_name) {
             if (load_exp_section(ex, &ini, s, err) < 0)
                 goto fail;
         } else if ((!strcmp(kind, "data") || !strcmp(kind, "algorithm")) && has_name) {
-            if (!valid_name(name)) {
+            if (!valid_name(name) || got > 2) { /* "[data a b]" was read as "a" */
+                const char *rest = s->name + strlen(kind);
+                while (isspace((unsigned char)*rest))
+                    rest++;
                 bl_errf(err, "%s:%d: [%s]: '%s' is not a valid name (letters, digits, '-', '_', "
-                        "'.')", path, s->line, s->name, name);
+                        "'.')", path, s->line, s->name, rest);
+                goto fail;
+            }
+            /* "[data a]" and "[data  a]" are different sections to inih but
+             * the same data set, and results would be mixed up (found while
+             * writing the fuzz_ini harness's unique-names check). */
+            const char *also = NULL;
+            for (size_t i = 0; i < ex->ndata && kind[0] == 'd'; i++)
+                if (!strcmp(ex->data[i].name, name))
+                    also = ex->data[i].where;
+            for (size_t i = 0; i < ex->nalgo && kind[0] == 'a'; i++)
+                if (!strcmp(ex->algo[i].name, name))
+                    also = ex->algo[i].where;
+            if (also) {
+                bl_errf(err, "%s:%d: [%s]: a %s named '%s' is already defined at %s", path,
+                        s->line, s->name, kind[0] == 'd' ? "data set" : "algorithm", name, also);
                 goto fail;
             }
             if (kind[0] == 'd') {

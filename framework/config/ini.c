@@ -7,6 +7,7 @@
  */
 #include "ini.h"
 
+#include <ctype.h>
 #include <ini.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +15,10 @@
 #include <string.h>
 
 #include "../util/fsutil.h"
+
+/* inih copies section names into a buffer of 50 bytes, cutting longer ones
+ * (MAX_SECTION in its ini.c; not in its header). */
+#define INIH_MAX_SECTION 49
 
 typedef struct {
     FILE *f;
@@ -23,12 +28,13 @@ typedef struct {
     bl_error *err;
 } reader_state;
 
+/* Strip white space as inih does (isspace), so header lines are seen alike. */
 static char *trim(char *s)
 {
-    while (*s == ' ' || *s == '\t')
+    while (isspace((unsigned char)*s))
         s++;
     size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+    while (n && isspace((unsigned char)s[n - 1]))
         s[--n] = 0;
     return s;
 }
@@ -59,19 +65,39 @@ static void fail(reader_state *st, const char *fmt, ...)
 static char *read_line(char *buf, int cap, void *user)
 {
     reader_state *st = user;
-    if (!fgets(buf, cap, st->f))
+    /* Not fgets: it hides a NUL byte, and the rest of a long line with one
+     * was then read as a line of its own (fuzzing found keys made up so). */
+    size_t len = 0;
+    int ch, nul = 0;
+    while (len + 1 < (size_t)cap && (ch = getc(st->f)) != EOF) {
+        nul |= ch == 0;
+        buf[len++] = (char)ch;
+        if (ch == '\n')
+            break;
+    }
+    if (len == 0)
         return NULL;
+    buf[len] = 0;
     st->line++;
-    size_t len = strlen(buf);
-    if (len == (size_t)cap - 1 && buf[len - 1] != '\n' && !feof(st->f))
+    if (nul)
+        fail(st, "NUL byte in line (not a text file?)");
+    if (len == (size_t)cap - 1 && buf[len - 1] != '\n' && (ch = getc(st->f)) != EOF) {
+        ungetc(ch, st->f);
         fail(st, "line is longer than %d characters", cap - 2);
-    char tmp[512];
-    snprintf(tmp, sizeof tmp, "%s", buf);
+    }
+    /* See the header line as inih will: after a byte order mark on line 1,
+     * and however long (a header cut at 511 bytes went unrecorded, and its
+     * keys were dropped without an error). */
+    char *tmp = bl_strdup(buf);
     char *t = trim(tmp);
+    if (st->line == 1 && !strncmp(t, "\xEF\xBB\xBF", 3))
+        t = trim(t + 3);
     if (*t == '[') {
         char *close = strchr(t, ']');
         if (close) {
             *close = 0;
+            if (strlen(t + 1) > INIH_MAX_SECTION)
+                fail(st, "section name longer than %d characters", INIH_MAX_SECTION);
             char *name = trim(t + 1);
             bl_ini_section *old = find_section(st->ini, name);
             if (old) {
@@ -86,6 +112,7 @@ static char *read_line(char *buf, int cap, void *user)
             }
         }
     }
+    free(tmp);
     return buf;
 }
 
@@ -97,9 +124,16 @@ static int on_pair(void *user, const char *section, const char *name, const char
         fail(st, "key '%s' is outside any [section]", name);
         return 1;
     }
+    /* inih passes the name untrimmed ("[ data a ]"); we record it trimmed */
+    char sec[INIH_MAX_SECTION + 1];
+    snprintf(sec, sizeof sec, "%s", section);
     bl_ini_section *s = ini->nsec ? &ini->sec[ini->nsec - 1] : NULL;
-    if (!s || strcmp(s->name, section) != 0)
-        return 1; /* a repeated section, already reported */
+    if (!s || strcmp(s->name, trim(sec)) != 0) {
+        /* A repeated section, already reported; never drop a key silently
+         * (fuzzing found sections whose keys were lost without a word). */
+        fail(st, "key '%s' is in a section that could not be read", name);
+        return 1;
+    }
     for (size_t j = 0; j < s->n; j++)
         if (strcmp(s->e[j].key, name) == 0) {
             fail(st, "key '%s' is set twice in [%s] (first at line %d)", name, section,
@@ -124,6 +158,9 @@ int bl_ini_read(const char *path, bl_ini *ini, bl_error *err)
     ini_use_stack = 0;
     ini_max_line = 8192;
     ini_allow_realloc = 0;
+    /* With the heap buffer, inih reads lines of ini_initial_alloc bytes
+     * (200 by default), not ini_max_line: lines were cut at 198 characters. */
+    ini_initial_alloc = 8192;
     reader_state st = {fopen(path, "r"), ini, 0, 0, err};
     if (!st.f) {
         bl_errf(err, "%s: cannot open experiment file", path);

@@ -249,7 +249,10 @@ static int expect(cursor *c, const char *key, char **rest, bl_error *err)
     return 0;
 }
 
-static int expect_count(cursor *c, const char *key, size_t max, size_t *out, bl_error *err)
+/* line_min: bytes each of the lines the count announces takes at least,
+ * e.g. sizeof "class" for "class\n" (0: not checked). */
+static int expect_count(cursor *c, const char *key, size_t max, size_t line_min, size_t *out,
+                        bl_error *err)
 {
     char *rest, *end;
     if (expect(c, key, &rest, err) < 0)
@@ -259,6 +262,12 @@ static int expect_count(cursor *c, const char *key, size_t max, size_t *out, bl_
     if (end == rest || *end || errno || v > max || rest[0] == '-')
         return bl_errf(err, "%s:%d: %s: expected a count up to %zu, got '%s'", c->path, c->line,
                        key, max, rest);
+    /* "features 268435456" in a 100-byte file made the loader allocate
+     * 2 GiB for names that are not there (found fuzzing the loader): refuse
+     * a count the rest of the file cannot hold before allocating for it. */
+    if (line_min && v > (unsigned long long)(c->end - c->p) / line_min)
+        return bl_errf(err, "%s:%d: %s %llu: file ends early: the rest of the file cannot hold "
+                       "that many lines", c->path, c->line, key, v);
     *out = (size_t)v;
     return 0;
 }
@@ -316,6 +325,10 @@ static int load_term(bl_model *mo, const struct bl_weak_ops *wo, char *rest, dou
         hdim = strtoul(p + 6, &end, 10);
         bad = end == p + 6 || hdim == 0 || hdim > (1ul << 20) || od != k;
         p = end;
+        /* Each entry takes at least 2 characters (" 0"): refuse a size the
+         * line cannot hold before allocating for it (as for the counts in
+         * expect_count: up to 8 TiB could be asked for). */
+        bad = bad || k * hdim > (size_t)(bar - p) / 2;
         if (!bad) {
             code = bl_xmalloc(k * hdim * sizeof *code);
             for (size_t q = 0; q < k * hdim && !bad; q++) {
@@ -410,7 +423,7 @@ int bl_model_load(const char *path, const bl_registry *reg, bl_model *mo, bl_err
                 "(available: %s)", path, c.line, rest, bl_registry_names(reg, BL_ROLE_WEAK));
         goto out;
     }
-    if (expect_count(&c, "classes", 1u << 20, &k, err) < 0)
+    if (expect_count(&c, "classes", 1u << 20, sizeof "class", &k, err) < 0)
         goto out;
     if (k < 2) {
         bl_errf(err, "%s:%d: a model needs at least 2 classes", path, c.line);
@@ -423,7 +436,7 @@ int bl_model_load(const char *path, const bl_registry *reg, bl_model *mo, bl_err
         free(mo->class_names[j]);
         mo->class_names[j] = bl_strdup(rest);
     }
-    if (expect_count(&c, "features", 1u << 28, &d, err) < 0)
+    if (expect_count(&c, "features", 1u << 28, sizeof "feature", &d, err) < 0)
         goto out;
     mo->d = d;
     /* bl_model_init above allocated an (empty) array for d = 0: free it
@@ -446,7 +459,7 @@ int bl_model_load(const char *path, const bl_registry *reg, bl_model *mo, bl_err
         mo->algorithm[alen++] = '\n';
         mo->algorithm[alen] = 0;
     }
-    if (expect_count(&c, "terms", 1u << 28, &t, err) < 0)
+    if (expect_count(&c, "terms", 1u << 28, 0, &t, err) < 0)
         goto out;
     const struct bl_weak_ops *wo = wp->ops;
     double *w = bl_xmalloc(k * sizeof *w);
