@@ -26,23 +26,9 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static double urange(double a, double b)
-{
-    return a + (b - a) * urand();
-}
-
 static double sgn(double x)
 {
     return x >= 0 ? 1.0 : -1.0;
-}
-
-static int param_index(const struct bl_plugin *p, const char *name)
-{
-    for (size_t j = 0; j < p->nparams; j++)
-        if (strcmp(p->params[j].name, name) == 0)
-            return (int)j;
-    cr_assert_fail("%s has no parameter %s", p->name, name);
-    return -1;
 }
 
 struct lossinst {
@@ -63,7 +49,7 @@ static struct lossinst open_loss_host(const char *rel, const char *name, const c
     cr_assert_leq(L.p->nparams, 8);
     test_defaults(L.p, v);
     if (choice_param)
-        v[param_index(L.p, choice_param)].choice = choice;
+        v[test_param_index(L.p, choice_param)].choice = choice;
     L.ops = L.p->ops;
     L.self = L.ops->create(host, v, err);
     cr_assert_not_null(L.self, "create %s: %s", name, err);
@@ -78,15 +64,6 @@ static struct lossinst open_loss(const char *rel, const char *name)
 static struct lossinst open_mh(void) { return open_loss("plugins/loss/mh_exp", "mh-exp"); }
 static struct lossinst open_samme(void) { return open_loss("plugins/loss/samme_exp", "samme-exp"); }
 static struct lossinst open_softmax(void) { return open_loss("plugins/loss/softmax", "softmax"); }
-
-static void random_problem(size_t m, size_t k, double scale, int *y, double *F)
-{
-    for (size_t i = 0; i < m; i++) {
-        y[i] = (int)(urand() * (double)k);
-        for (size_t r = 0; r < k; r++)
-            F[i * k + r] = urange(-scale, scale);
-    }
-}
 
 static const size_t shapes[][2] = {{1, 2}, {6, 2}, {5, 3}, {20, 4}, {9, 10}, {40, 7}};
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
@@ -357,7 +334,7 @@ static void *solver(const struct bl_plugin *p, const char *name, ...)
     va_start(ap, name);
     for (const char *nm = name; nm; nm = va_arg(ap, const char *)) {
         double val = va_arg(ap, double);
-        int j = param_index(p, nm);
+        int j = test_param_index(p, nm);
         if (p->params[j].type == BL_PARAM_INT)
             v[j].i = (int64_t)val;
         else
@@ -721,12 +698,12 @@ Test(prox, descriptor)
     const struct bl_solver_ops *ops = p->ops;
     cr_assert_eq(p->sdk_version, BL_SDK_VERSION);
     cr_assert_eq(ops->scope, BL_SOLVE_ROW);
-    (void)param_index(p, "max_iter");
-    (void)param_index(p, "tol");
-    (void)param_index(p, "lipschitz");
-    cr_assert_str_eq(p->params[param_index(p, "max_iter")].def, "100");
-    cr_assert_str_eq(p->params[param_index(p, "tol")].def, "1e-8");
-    cr_assert_str_eq(p->params[param_index(p, "lipschitz")].def, "0");
+    (void)test_param_index(p, "max_iter");
+    (void)test_param_index(p, "tol");
+    (void)test_param_index(p, "lipschitz");
+    cr_assert_str_eq(p->params[test_param_index(p, "max_iter")].def, "100");
+    cr_assert_str_eq(p->params[test_param_index(p, "tol")].def, "1e-8");
+    cr_assert_str_eq(p->params[test_param_index(p, "lipschitz")].def, "0");
     cr_assert(strstr(p->doc, "lambda"), "the doc says nu is read as lambda: %s", p->doc);
 }
 

@@ -19,25 +19,12 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-/* rng_seed, urand: testutil.h */
-static double urange(double a, double b)
-{
-    return a + (b - a) * urand();
-}
-
+/* rng_seed, urand, urange, random_problem: testutil.h */
 #define assert_close(a, b, tol, ...)                                            \
     do {                                                                        \
         double a_ = (a), b_ = (b);                                              \
         cr_assert(fabs(a_ - b_) <= (tol) * (1.0 + fabs(b_)), __VA_ARGS__);     \
     } while (0)
-
-static int bl_param_index_test(const struct bl_plugin *p, const char *name)
-{
-    for (size_t j = 0; j < p->nparams; j++)
-        if (!strcmp(p->params[j].name, name))
-            return (int)j;
-    return -1;
-}
 
 struct lossinst {
     const struct bl_plugin *p;
@@ -57,7 +44,7 @@ static struct lossinst open_loss_host(const char *rel, const char *name, int lit
     cr_assert_eq(L.p->sdk_version, BL_SDK_VERSION);
     test_defaults(L.p, v);
     if (literal) {
-        int j = bl_param_index_test(L.p, "literal_init");
+        int j = test_param_index(L.p, "literal_init");
         cr_assert_geq(j, 0);
         v[j].b = 1;
     }
@@ -80,15 +67,6 @@ static struct lossinst open_exp(void)
 static struct lossinst open_log(int literal)
 {
     return open_loss("plugins/loss/margin_log", "margin-log", literal);
-}
-
-static void random_problem(size_t m, size_t k, double scale, int *y, double *F)
-{
-    for (size_t i = 0; i < m; i++) {
-        y[i] = (int)(urand() * (double)k);
-        for (size_t r = 0; r < k; r++)
-            F[i * k + r] = urange(-scale, scale);
-    }
 }
 
 static const size_t shapes[][2] = {{1, 2}, {6, 2}, {5, 3}, {20, 4}, {9, 10}, {40, 7}};
@@ -547,7 +525,7 @@ Test(margin_log, normalize_divides_by_pairs)
     char err[BL_ERR_MAX];
     test_defaults(p, v);
     void *plain = ops->create(&test_host, v, err);
-    int j = bl_param_index_test(p, "normalize");
+    int j = test_param_index(p, "normalize");
     cr_assert_geq(j, 0);
     v[j].choice = 2; /* pairs */
     void *norm = ops->create(&test_host, v, err);

@@ -36,6 +36,21 @@ static inline double urand(void)
     return (double)(rng_state >> 11) / 9007199254740992.0;
 }
 
+static inline double urange(double a, double b)
+{
+    return a + (b - a) * urand();
+}
+
+/* Random labels in 0..k-1 and scores uniform in [-scale, scale]. */
+static inline void random_problem(size_t m, size_t k, double scale, int *y, double *F)
+{
+    for (size_t i = 0; i < m; i++) {
+        y[i] = (int)(urand() * (double)k);
+        for (size_t r = 0; r < k; r++)
+            F[i * k + r] = urange(-scale, scale);
+    }
+}
+
 static const struct bl_host test_host = {BL_SDK_VERSION, 1, test_log};
 
 /* Descriptor `name` from build-tree module `rel` (e.g. "plugins/loss/margin_exp"). */
@@ -54,6 +69,16 @@ static inline const struct bl_plugin *test_plugin(const char *rel, const char *n
             return *p;
     cr_assert_fail("plugin %s not in %s", name, path);
     return NULL;
+}
+
+/* Index of parameter `name` in p's schema; fails the test when absent. */
+static inline int test_param_index(const struct bl_plugin *p, const char *name)
+{
+    for (size_t j = 0; j < p->nparams; j++)
+        if (strcmp(p->params[j].name, name) == 0)
+            return (int)j;
+    cr_assert_fail("%s has no parameter %s", p->name, name);
+    return -1;
 }
 
 /* Default parameter values of a plugin, parsed the simple way (tests only
