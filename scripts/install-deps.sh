@@ -10,6 +10,9 @@ PACKAGES=(
   libgsl-dev        # random numbers, statistics
   zlib1g-dev        # gzip-compressed data, model checksums
   liblbfgsb-dev     # L-BFGS-B coefficient solver
+  libsqlite3-dev    # the results store of `boostlab run`
+  libopenmpi-dev openmpi-bin  # optional: `mpirun boostlab run` over ranks
+  gnuplot-nox       # plots of `boostlab report`
   libcriterion-dev  # unit tests
   valgrind          # scripts/test.sh: memcheck smoke run
   libasan8 libubsan1  # scripts/test.sh: the --enable-sanitizers build (gcc 12)

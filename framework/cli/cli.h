@@ -15,6 +15,8 @@ int cmd_run(int argc, char **argv);
 int cmd_plugins(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
+int cmd_results(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* Print "boostlab: MSG" on stderr; returns BL_EXIT_FAIL. */
 int cli_fail(const char *msg);
@@ -23,16 +25,11 @@ int cli_usage(const char *cmd, const char *msg);
 /* Load the standard plugin registry or print why not. */
 int cli_registry(bl_registry *reg);
 
-/* Read a data spec's file(s): the training file into *all and, for split =
- * given, the test file into *test (else test is left empty, m = 0). */
-int cli_load_data(const bl_data_spec *d, bl_dataset *all, bl_dataset *test, bl_error *err);
 
 /* Data spec for one file named on the command line (train, predict):
  * format "csv", "libsvm" or NULL (from the name, else CSV).  Returns -1 on
  * an unknown format.  ds points into the arguments; nothing to free. */
 int cli_file_spec(const char *path, const char *format, const char *label, bl_data_spec *ds);
 
-/* Set the number of threads plugins may use (0 = all cores). */
-void cli_set_threads(int n);
 
 #endif

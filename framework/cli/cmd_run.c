@@ -1,43 +1,54 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* `boostlab run EXPERIMENT.ini`: every data set x repeat x algorithm. */
+/* `boostlab run EXPERIMENT.ini`: every data set x repeat x algorithm of the
+ * grid, on local worker processes or MPI ranks, committed to the results
+ * store as each run finishes; runs the store holds already are skipped. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 
-#include "../data/quantize.h"
-#include "../data/split.h"
-#include "../engine/engine.h"
+#include "../exec/mpi.h"
+#include "../exec/pool.h"
 #include "../report/progress.h"
 #include "../report/report.h"
+#include "../store/store.h"
 #include "../util/fsutil.h"
-#include "../util/rng.h"
 #include "cli.h"
 
 static const char *const run_help =
     "Usage: boostlab run [OPTIONS] EXPERIMENT.ini\n"
+    "       mpirun -np N boostlab run [OPTIONS] EXPERIMENT.ini\n"
     "\n"
-    "Run every algorithm of the experiment on every data set and repeat.\n"
-    "Progress goes to stderr, the summary table to stdout, and to the output\n"
-    "folder: experiment.ini (every parameter as used), runs/DATA/ALGO/rep-R.csv\n"
-    "(per-iteration curves), summary.csv and summary.json.\n"
+    "Run every algorithm of the experiment on every data set and repeat (every\n"
+    "point of its sweeps).  Each finished run is committed to the results store\n"
+    "OUTPUT/results.sqlite; running again resumes, skipping the runs the store\n"
+    "holds.  Progress goes to stderr, the summary table to stdout, and to the\n"
+    "output folder: experiment.ini (every parameter as used), summary.csv and\n"
+    "summary.json.  See also: boostlab results, boostlab report.\n"
     "\n"
     "Options:\n"
     "  -o, --output DIR    output folder (default: the experiment's 'output',\n"
     "                      else results/NAME)\n"
-    "  -j, --threads N     threads for the learners (default: experiment's, else all cores)\n"
+    "  -j, --jobs N        runs at once, each in its own process (default 1)\n"
+    "  -t, --threads N     threads per run (default: the experiment's, else the\n"
+    "                      cores divided among the jobs or the MPI ranks of a node)\n"
     "  -n, --check         validate the experiment and its files, run nothing\n"
     "  -q, --quiet         no progress on stderr\n"
     "  -v, --verbose       more messages from plugins (repeat for debug)\n"
-    "  -h, --help          this text\n";
+    "  -h, --help          this text\n"
+    "\n"
+    "Under MPI, rank 0 coordinates (and writes all files) and the other ranks run\n"
+    "the jobs; the experiment file and data must be at the same paths on every node.\n";
 
 typedef struct {
     bl_experiment ex;
     bl_summary sum;
     bl_progress prog;
-    char *outdir;
+    bl_store *store;            /* opened at the first commit: see cmd_run */
+    const char *store_path;
+    char host[256];
 } run_ctx;
 
 static int write_resolved(const bl_experiment *ex, const char *dir, bl_error *err)
@@ -52,121 +63,126 @@ static int write_resolved(const bl_experiment *ex, const char *dir, bl_error *er
     return bl_atomic_commit(&a, err);
 }
 
-/* Every class must have training examples: a class the learners never see
- * cannot be predicted, and its test examples would silently count as
- * errors.  Names the class, the data set and how the split was made. */
-static int check_classes(const bl_dataset *train, const bl_data_spec *ds, int rep, bl_error *err)
+/* ---- coordinator hooks ---------------------------------------------------- */
+
+static void on_started(void *user, int w, const bl_job *j)
 {
-    size_t *count = bl_xcalloc(train->k, sizeof *count);
-    for (size_t i = 0; i < train->m; i++)
-        count[train->y[i]]++;
-    size_t missing = train->k;
-    for (size_t c = 0; c < train->k && missing == train->k; c++)
-        if (!count[c])
-            missing = c;
-    free(count);
-    if (missing == train->k)
-        return 0;
-    static const char *split_names[] = {"", "given", "first", "ratio", "per-class"};
-    return bl_errf(err, "%s: data %s, repeat %d: class '%s' has no example in the training part "
-                   "(split = %s): every class needs training examples", ds->where, ds->name, rep,
-                   train->class_names[missing], split_names[ds->split.kind]);
+    run_ctx *c = user;
+    char label[600];
+    bl_job_label(&c->ex, j, label, sizeof label);
+    bl_progress_start(&c->prog, w, label, (size_t)bl_job_iterations(&c->ex, j));
 }
 
-static double now(void)
+static void on_progress(void *user, int w, size_t done, size_t total)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    (void)total;
+    bl_progress_tick(&((run_ctx *)user)->prog, w, done);
 }
 
-/* One data set: read once, then each repeat's split and quantized view is
- * shared by all algorithms. */
-static int run_data(run_ctx *c, size_t di, bl_error *err)
+static int on_finished(void *user, int w, const bl_job *j, bl_job_out *o, bl_error *err)
+{
+    run_ctx *c = user;
+    char *params = bl_job_params(&c->ex, j);
+    const bl_algo_spec *a = &c->ex.algo[j->a];
+    const bl_data_spec *ds = &c->ex.data[j->d];
+    char sweep[1200];
+    snprintf(sweep, sizeof sweep, "%s%s%s", ds->sweep ? ds->sweep : "",
+             ds->sweep && a->sweep ? "," : "", a->sweep ? a->sweep : "");
+    bl_run_key key;
+    bl_job_key(&c->ex, j, &key);
+    bl_run_info info = {a->recipe, params, sweep, o->m_train, o->m_test, o->k, o->d,
+                        o->threads, c->host, o->started, o->finished};
+    int rc = c->store ? 0 : bl_store_open(c->store_path, &c->store, err);
+    if (rc == 0)
+        rc = bl_store_commit(c->store, &key, &info, &o->curve, err);
+    free(params);
+    if (rc < 0)
+        return -1;
+    bl_run_result r;
+    bl_run_result_from(&o->curve, &r);
+    bl_summary_set(&c->sum, j->d, j->a, (size_t)j->rep, &r);
+    bl_progress_end(&c->prog, w, o->m_test ? r.test_err : NAN, r.iterations,
+                    o->finished - o->started);
+    return 0;
+}
+
+static void on_failed(void *user, int w, const bl_job *j, const char *msg)
+{
+    (void)j;
+    (void)msg;
+    bl_progress_fail(&((run_ctx *)user)->prog, w);
+}
+
+/* ---- the grid ------------------------------------------------------------- */
+
+/* Every job, data set by data set and repeat by repeat, so that a worker's
+ * consecutive jobs share their data; those in the store are filled into the
+ * summary and left out of *todo. */
+static int plan(run_ctx *c, bl_job **todo, size_t *ntodo, size_t *iters, bl_error *err)
 {
     const bl_experiment *ex = &c->ex;
-    const bl_data_spec *ds = &ex->data[di];
-    bl_dataset all, given_test;
-    if (cli_load_data(ds, &all, &given_test, err) < 0)
-        return -1;
-    int rc = 0;
-    for (int rep = 0; rep < ex->repeats && rc == 0; rep++) {
-        size_t *tri = NULL, *tei = NULL, ntr = 0, nte = 0;
-        uint64_t seed = bl_seed_derive(ex->seed, ds->name, (uint64_t)rep);
-        bl_dataset train, test;
-        memset(&train, 0, sizeof train);
-        memset(&test, 0, sizeof test);
-        rc = bl_split(&all, &ds->split, seed, &tri, &ntr, &tei, &nte, err);
-        if (rc == 0)
-            rc = bl_dataset_subset(&all, tri, ntr, &train, err);
-        if (rc == 0 && ds->split.kind != BL_SPLIT_GIVEN)
-            rc = bl_dataset_subset(&all, tei, nte, &test, err);
-        free(tri);
-        free(tei);
-        const bl_dataset *te = ds->split.kind == BL_SPLIT_GIVEN ? &given_test : &test;
-        bl_qview q;
-        memset(&q, 0, sizeof q);
-        if (rc == 0 && (rc = check_classes(&train, ds, rep, err)) == 0) {
-            rc = bl_quantize(&train, ex->max_bins, &q, err);
-            if (rc < 0)
-                bl_errprefix(err, "data %s, repeat %d", ds->name, rep);
-        }
-        struct bl_train tv;
-        if (rc == 0)
-            bl_train_view(&train, &q, &tv);
-        struct bl_matrix Xt = {te->m, te->d, te->x};
-        for (size_t ai = 0; ai < ex->nalgo && rc == 0; ai++) {
-            const bl_algo_spec *a = &ex->algo[ai];
-            int iters = a->iterations ? a->iterations : ex->iterations;
-            char label[512];
-            snprintf(label, sizeof label, "%s/%s rep %d", ds->name, a->name, rep);
-            bl_progress_run_start(&c->prog, label, (size_t)iters);
-            bl_model mo;
-            bl_model_init(&mo, a->weak.plugin, train.k, train.d, train.class_names,
-                          train.feature_names);
-            bl_curve cv;
-            bl_boost_cfg cfg = {a, iters, bl_seed_derive(seed, a->name, 0), bl_progress_iter,
-                                &c->prog};
-            double t0 = now();
-            rc = bl_boost(&cfg, &tv, te->m ? &Xt : NULL, te->y, &mo, &cv, err);
-            if (rc < 0)
-                bl_errprefix(err, "%s", label);
-            else
-                rc = bl_summary_add(&c->sum, di, ai, (size_t)rep, &cv, err);
-            bl_progress_run_end(&c->prog, cv.n ? cv.test_err[cv.n - 1] : NAN, cv.n, now() - t0);
-            bl_curve_free(&cv);
-            bl_model_free(&mo);
-        }
-        bl_qview_free(&q);
-        bl_dataset_free(&train);
-        bl_dataset_free(&test);
+    size_t n = ex->ndata * ex->nalgo * (size_t)ex->repeats;
+    *todo = bl_xmalloc((n ? n : 1) * sizeof **todo);
+    *ntodo = 0;
+    *iters = 0;
+    for (size_t d = 0; d < ex->ndata; d++)
+        for (int r = 0; r < ex->repeats; r++)
+            for (size_t a = 0; a < ex->nalgo; a++) {
+                bl_job j = {d, a, r};
+                bl_run_key key;
+                bl_job_key(ex, &j, &key);
+                bl_store_row row;
+                int have = bl_store_get(c->store, &key, &row, err);
+                if (have < 0)
+                    return -1;
+                if (have) {
+                    bl_summary_set(&c->sum, d, a, (size_t)r, &row.res);
+                    bl_store_row_free(&row);
+                    continue;
+                }
+                (*todo)[(*ntodo)++] = j;
+                *iters += (size_t)bl_job_iterations(ex, &j);
+            }
+    return 0;
+}
+
+static int parse_count(const char *opt, const char *v, int *out)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end || x < 1 || x > 1024) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "--%s expects an integer from 1 to 1024", opt);
+        return cli_usage("run", msg);
     }
-    bl_dataset_free(&all);
-    bl_dataset_free(&given_test);
-    return rc;
+    *out = (int)x;
+    return 0;
 }
 
 int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {{"output", required_argument, 0, 'o'},
-                                         {"threads", required_argument, 0, 'j'},
+                                         {"jobs", required_argument, 0, 'j'},
+                                         {"threads", required_argument, 0, 't'},
                                          {"check", no_argument, 0, 'n'},
                                          {"quiet", no_argument, 0, 'q'},
                                          {"verbose", no_argument, 0, 'v'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *output = NULL;
-    int threads = -1, check = 0, quiet = 0, o;
+    int threads = 0, jobs = 1, check = 0, quiet = 0, o;
     optind = 1;
     opterr = 0;
-    while ((o = getopt_long(argc, argv, ":o:j:nqvh", opts, NULL)) != -1) {
-        char *end;
+    while ((o = getopt_long(argc, argv, ":o:j:t:nqvh", opts, NULL)) != -1) {
         switch (o) {
         case 'o': output = optarg; break;
         case 'j':
-            threads = (int)strtol(optarg, &end, 10);
-            if (end == optarg || *end || threads < 1 || threads > 1024)
-                return cli_usage("run", "--threads expects an integer from 1 to 1024");
+            if (parse_count("jobs", optarg, &jobs))
+                return BL_EXIT_USAGE;
+            break;
+        case 't':
+            if (parse_count("threads", optarg, &threads))
+                return BL_EXIT_USAGE;
             break;
         case 'n': check = 1; break;
         case 'q': quiet = 1; break;
@@ -182,55 +198,129 @@ int cmd_run(int argc, char **argv)
     }
     if (optind != argc - 1)
         return cli_usage("run", "expected exactly one EXPERIMENT.ini");
+
+    /* Under mpirun, every rank loads the experiment; rank 0 coordinates. */
+    int rank = 0, size = 1, mpi = 0;
+    bl_error err;
+    if (!check && bl_mpi_world_size() > 1) {
+        if (bl_mpi_init(&argc, &argv, &rank, &size, &err) < 0)
+            return cli_fail(err.msg);
+        mpi = 1;
+        quiet |= rank != 0;
+    }
     bl_registry reg;
-    if (cli_registry(&reg))
+    if (cli_registry(&reg)) {
+        if (mpi)
+            bl_mpi_finalize();
         return BL_EXIT_FAIL;
+    }
     run_ctx c;
     memset(&c, 0, sizeof c);
-    bl_error err;
-    if (bl_experiment_load(argv[optind], &reg, &c.ex, &err) < 0) {
-        bl_registry_free(&reg);
-        return cli_fail(err.msg);
-    }
-    if (check) {
-        printf("%s: valid (%zu data sets, %zu algorithms, %d repeats)\n", argv[optind],
-               c.ex.ndata, c.ex.nalgo, c.ex.repeats);
+    int rc = bl_experiment_load(argv[optind], &reg, &c.ex, &err);
+    if (rc == 0 && check) {
+        printf("%s: valid (%zu data sets, %zu algorithms, %d repeats: %zu runs)\n", argv[optind],
+               c.ex.ndata, c.ex.nalgo, c.ex.repeats,
+               c.ex.ndata * c.ex.nalgo * (size_t)c.ex.repeats);
         bl_experiment_free(&c.ex);
         bl_registry_free(&reg);
         return BL_EXIT_OK;
     }
-    cli_set_threads(threads > 0 ? threads : c.ex.threads);
-    c.outdir = bl_strdup(output ? output : c.ex.output);
+    if (!threads)
+        threads = c.ex.threads;
+    if (rc < 0 && mpi) {
+        /* every rank read the same file; one that cannot stops them all */
+        fprintf(stderr, "boostlab: rank %d: %s\n", rank, err.msg);
+        bl_mpi_abort(BL_EXIT_FAIL);
+    }
+    if (mpi && rank > 0) {
+        rc = bl_mpi_serve(&c.ex, threads ? threads : bl_mpi_threads());
+        bl_experiment_free(&c.ex);
+        bl_registry_free(&reg);
+        bl_mpi_finalize();
+        return rc < 0 ? BL_EXIT_FAIL : BL_EXIT_OK;
+    }
+    if (rc < 0) {
+        bl_registry_free(&reg);
+        return cli_fail(err.msg);
+    }
+    if (!threads) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cores / jobs > 0 ? (int)(cores / jobs) : 1;
+    }
+    gethostname(c.host, sizeof c.host - 1);
+    char *outdir = bl_strdup(output ? output : c.ex.output);
+    char *store_path = bl_path_join(outdir, "results.sqlite");
+    size_t runs = c.ex.ndata * c.ex.nalgo * (size_t)c.ex.repeats, ntodo = 0, iters = 0;
+    bl_job *todo = NULL;
+    bl_summary_init(&c.sum, &c.ex, outdir);
     /* fail on an unwritable output folder before any work is spent */
-    int rc = bl_mkdirs(c.outdir, &err);
-    if (rc == 0 && bl_clean_stale_tmp(c.outdir) && !quiet)
+    rc = bl_mkdirs(outdir, &err);
+    if (rc == 0 && bl_clean_stale_tmp(outdir) && !quiet)
         fprintf(stderr, "boostlab: removed temporary files left in %s by an interrupted run\n",
-                c.outdir);
+                outdir);
     if (rc == 0)
-        rc = write_resolved(&c.ex, c.outdir, &err);
-    size_t iters = 0;
-    for (size_t a = 0; a < c.ex.nalgo; a++)
-        iters += (size_t)(c.ex.algo[a].iterations ? c.ex.algo[a].iterations : c.ex.iterations);
-    size_t runs = c.ex.ndata * c.ex.nalgo * (size_t)c.ex.repeats;
-    bl_progress_init(&c.prog, runs, iters * c.ex.ndata * (size_t)c.ex.repeats, quiet);
-    bl_summary_init(&c.sum, &c.ex, c.outdir);
-    if (!quiet && rc == 0)
-        fprintf(stderr, "boostlab: %s: %zu runs (%zu data sets x %zu algorithms x %d repeats), "
-                "%d threads, output in %s\n", c.ex.name, runs, c.ex.ndata, c.ex.nalgo,
-                c.ex.repeats, bl_host_api.threads, c.outdir);
-    for (size_t d = 0; d < c.ex.ndata && rc == 0; d++)
-        rc = run_data(&c, d, &err);
+        rc = write_resolved(&c.ex, outdir, &err);
+    if (rc == 0)
+        rc = bl_store_open(store_path, &c.store, &err);
+    if (rc == 0)
+        rc = plan(&c, &todo, &ntodo, &iters, &err);
+    /* Closed while the workers are forked (a connection must not cross a
+     * fork); the first commit opens it again. */
+    int planned = rc == 0;
+    if (c.store) {
+        bl_store_close(c.store);
+        c.store = NULL;
+    }
+    c.store_path = store_path;
+    int workers = mpi ? size - 1 : (size_t)jobs < ntodo ? jobs : (int)(ntodo ? ntodo : 1);
+    if (rc == 0 && !quiet) {
+        fprintf(stderr, "boostlab: %s: %zu runs (%zu data sets x %zu algorithms x %d repeats)",
+                c.ex.name, runs, c.ex.ndata, c.ex.nalgo, c.ex.repeats);
+        if (runs > ntodo)
+            fprintf(stderr, ", %zu already in the store", runs - ntodo);
+        if (mpi)
+            fprintf(stderr, "; %d MPI worker ranks", workers);
+        else
+            fprintf(stderr, "; %d job%s x %d thread%s", workers, workers > 1 ? "s" : "",
+                    threads, threads > 1 ? "s" : "");
+        fprintf(stderr, "; output in %s\n", outdir);
+    }
+    bl_pool_hooks hooks = {&c, on_started, on_progress, on_finished, on_failed};
+    bl_progress_init(&c.prog, ntodo, runs - ntodo, iters, workers, quiet);
+    if (mpi) {
+        /* with rc < 0 this only tells the workers to quit */
+        bl_error e2;
+        int mrc = bl_mpi_coordinate(&c.ex, todo, rc == 0 ? ntodo : 0, &hooks, &e2);
+        if (rc == 0 && mrc < 0) {
+            rc = -1;
+            err = e2;
+        }
+    } else if (rc == 0 && ntodo) {
+        rc = bl_pool_run_local(&c.ex, todo, ntodo, workers, threads, &hooks, &err);
+    }
     bl_progress_finish(&c.prog);
-    if (c.prog.runs_done)
-        bl_summary_print(&c.sum, stdout);
+    /* the summary of every finished run, even when one failed */
+    bl_error err2;
+    int wrc = planned ? bl_summary_write(&c.sum, &err2) : 0;
+    bl_summary_print(&c.sum, stdout);
     if (rc < 0)
         cli_fail(err.msg);
+    else if (wrc < 0) {
+        cli_fail(err2.msg);
+        rc = -1;
+    }
     else if (!quiet)
-        fprintf(stderr, "boostlab: results in %s/ (summary.csv, summary.json, runs/)\n",
-                c.outdir);
+        fprintf(stderr, "boostlab: results in %s/ (results.sqlite, summary.csv, summary.json); "
+                "see 'boostlab results %s' and 'boostlab report %s'\n", outdir, outdir, outdir);
+    if (c.store)
+        bl_store_close(c.store);
+    free(todo);
+    free(store_path);
+    free(outdir);
     bl_summary_free(&c.sum);
     bl_experiment_free(&c.ex);
     bl_registry_free(&reg);
-    free(c.outdir);
+    if (mpi)
+        bl_mpi_finalize();
     return rc < 0 ? BL_EXIT_FAIL : BL_EXIT_OK;
 }

@@ -8,6 +8,8 @@
 #include "../data/quantize.h"
 #include "../engine/engine.h"
 #include "../util/fsutil.h"
+#include "../exec/job.h"
+#include "../exec/pool.h"
 #include "cli.h"
 
 static const char *const train_help =
@@ -89,7 +91,7 @@ int cmd_train(int argc, char **argv)
         free(sets);
         return BL_EXIT_FAIL;
     }
-    cli_set_threads(threads);
+    bl_set_threads(threads);
     bl_error err;
     bl_algo_spec algo;
     bl_dataset all, none;
@@ -115,7 +117,7 @@ int cmd_train(int argc, char **argv)
     }
     if (rc == 0) {
         algo.name = bl_strdup(recipe);
-        rc = cli_load_data(&ds, &all, &none, &err);
+        rc = bl_load_data(&ds, &all, &none, &err);
     }
     if (rc == 0)
         rc = bl_quantize(&all, bins, &q, &err);

@@ -13,8 +13,12 @@ static void usage(FILE *f)
           "Plugin-based multi-class and structured boosting.\n"
           "\n"
           "Commands:\n"
-          "  run EXPERIMENT.ini     run an experiment: progress on stderr, summary on stdout,\n"
-          "                         curves and summary files in the output folder\n"
+          "  run EXPERIMENT.ini     run an experiment grid (--jobs N, or under mpirun):\n"
+          "                         progress on stderr, summary on stdout, every run in\n"
+          "                         the output folder's results store; reruns resume\n"
+          "  results DIR            list, filter and export the runs a results store holds\n"
+          "  report DIR             tables, statistical tests and plots of an output folder,\n"
+          "                         as one HTML page and a Markdown file\n"
           "  plugins [NAME]         list plugins, or show one plugin's parameters\n"
           "  train                  train one model on a data file and save it\n"
           "  predict                predict with a saved model\n"
@@ -38,7 +42,13 @@ int main(int argc, char **argv)
         return BL_EXIT_OK;
     }
     if (!strcmp(cmd, "--version")) {
-        printf("boostlab %s (plugin SDK %d.%d)\n", PACKAGE_VERSION, BL_SDK_MAJOR, BL_SDK_MINOR);
+        printf("boostlab %s (plugin SDK %d.%d%s)\n", PACKAGE_VERSION, BL_SDK_MAJOR, BL_SDK_MINOR,
+#ifdef HAVE_MPI
+               ", MPI"
+#else
+               ""
+#endif
+        );
         return BL_EXIT_OK;
     }
     if (!strcmp(cmd, "run"))
@@ -49,7 +59,11 @@ int main(int argc, char **argv)
         return cmd_train(argc - 1, argv + 1);
     if (!strcmp(cmd, "predict"))
         return cmd_predict(argc - 1, argv + 1);
-    fprintf(stderr, "boostlab: unknown command '%s' (commands: run, plugins, train, predict)\n",
-            cmd);
+    if (!strcmp(cmd, "results"))
+        return cmd_results(argc - 1, argv + 1);
+    if (!strcmp(cmd, "report"))
+        return cmd_report(argc - 1, argv + 1);
+    fprintf(stderr, "boostlab: unknown command '%s' (commands: run, results, report, plugins, "
+            "train, predict)\n", cmd);
     return BL_EXIT_USAGE;
 }

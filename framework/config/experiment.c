@@ -13,6 +13,7 @@
 
 #include "../util/fsutil.h"
 #include "ini.h"
+#include "sweep.h"
 
 /* ---- small value parsers -------------------------------------------- */
 
@@ -52,11 +53,62 @@ static int valid_name(const char *s)
     return 1;
 }
 
+static int name_chars(const char *s, size_t n, const char *extra)
+{
+    if (!n)
+        return 0;
+    for (size_t j = 0; j < n; j++)
+        if (!isalnum((unsigned char)s[j]) && !strchr(extra, s[j]))
+            return 0;
+    return 1;
+}
+
+/* A grid point's name: NAME{key=value,...}, NAME a valid name, keys and
+ * values of name characters (values may also hold '+'). */
+static int valid_variant(const char *s)
+{
+    const char *br = strchr(s, '{');
+    if (!br)
+        return valid_name(s);
+    size_t n = strlen(s);
+    if (!name_chars(s, (size_t)(br - s), "-_.") || s[n - 1] != '}')
+        return 0;
+    for (const char *p = br + 1; p < s + n;) {
+        size_t item = strcspn(p, ",}");
+        const char *eq = memchr(p, '=', item);
+        if (!eq || !name_chars(p, (size_t)(eq - p), "-_.") ||
+            !name_chars(eq + 1, item - (size_t)(eq - p) - 1, "-_.+"))
+            return 0;
+        p += item + 1;
+    }
+    return 1;
+}
+
 static char *where(const char *path, int line)
 {
     char buf[4200];
     snprintf(buf, sizeof buf, "%s:%d", path, line);
     return bl_strdup(buf);
+}
+
+/* NAME of NAME{...}, and the "key=value,..." inside (NULL without braces). */
+static char *variant_base(const char *name)
+{
+    char *b = bl_strdup(name);
+    char *br = strchr(b, '{');
+    if (br)
+        *br = 0;
+    return b;
+}
+
+static char *variant_sweep(const char *name)
+{
+    const char *br = strchr(name, '{');
+    if (!br)
+        return NULL;
+    char *s = bl_strdup(br + 1);
+    s[strlen(s) - 1] = 0;
+    return s;
 }
 
 /* ---- algorithms and recipes ----------------------------------------- */
@@ -285,7 +337,8 @@ static int load_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
 /* ---- data sets ------------------------------------------------------- */
 
 static const char *const data_keys = "file, format, label, classes, labels, test_file, "
-                                     "test_labels, split, test_ratio, first, per_class, drop";
+                                     "test_labels, split, test_ratio, first, per_class, drop, "
+                                     "keep_classes, class_pick";
 
 static int data_path(const bl_ini *ini, const bl_ini_entry *e, char **out, bl_error *err)
 {
@@ -359,6 +412,19 @@ static int load_data(bl_data_spec *d, const bl_ini *ini, const bl_ini_section *s
             if (parse_int(e->value, 1, 2000000000, &n, &e2) < 0)
                 rc = bl_errf(err, "%s:%d: [%s] per_class: %s", ini->path, e->line, s->name, e2.msg);
             d->split.per_class = (size_t)n;
+        } else if (!strcmp(k, "keep_classes")) {
+            if (parse_int(e->value, 2, 1000000, &n, &e2) < 0)
+                rc = bl_errf(err, "%s:%d: [%s] keep_classes: %s", ini->path, e->line, s->name,
+                             e2.msg);
+            d->keep_classes = (size_t)n;
+        } else if (!strcmp(k, "class_pick")) {
+            if (!strcmp(e->value, "first"))
+                d->class_pick = BL_PICK_FIRST;
+            else if (!strcmp(e->value, "random"))
+                d->class_pick = BL_PICK_RANDOM;
+            else
+                rc = bl_errf(err, "%s:%d: [%s] class_pick: expected first|random, got '%s'",
+                             ini->path, e->line, s->name, e->value);
         } else
             rc = bl_errf(err, "%s:%d: [%s] unknown key '%s' (accepted: %s)", ini->path, e->line,
                          s->name, k, data_keys);
@@ -421,7 +487,7 @@ static int load_data(bl_data_spec *d, const bl_ini *ini, const bl_ini_section *s
 /* ---- the experiment section ------------------------------------------ */
 
 static const char *const exp_keys =
-    "name, doc, seed, repeats, iterations, output, max_bins, threads";
+    "name, doc, seed, repeats, iterations, output, max_bins, threads, paper";
 
 static int load_exp_section(bl_experiment *ex, const bl_ini *ini, const bl_ini_section *s,
                             bl_error *err)
@@ -441,6 +507,17 @@ static int load_exp_section(bl_experiment *ex, const bl_ini *ini, const bl_ini_s
             }
         } else if (!strcmp(k, "doc")) {
             ex->doc = bl_strdup(e->value);
+        } else if (!strcmp(k, "paper")) {
+            char *dir = bl_path_dir(ini->path);
+            char *pp = bl_path_join(dir, e->value);
+            free(dir);
+            if (!bl_file_exists(pp)) {
+                rc = bl_errf(&e2, "file '%s' not found", pp);
+                free(pp);
+            } else {
+                free(ex->paper);
+                ex->paper = pp;
+            }
         } else if (!strcmp(k, "output")) {
             ex->output = bl_strdup(e->value);
         } else if (!strcmp(k, "seed")) {
@@ -478,6 +555,70 @@ static char *stem(const char *path)
     return s;
 }
 
+/* Where a data set or algorithm of this name was defined already, or NULL.
+ * "[data a]" and "[data  a]" are different sections to inih but the same
+ * data set, and results would be mixed up (found while writing the
+ * fuzz_ini harness's unique-names check). */
+static const char *defined_at(const bl_experiment *ex, int is_data, const char *name)
+{
+    for (size_t i = 0; i < ex->ndata && is_data; i++)
+        if (!strcmp(ex->data[i].name, name))
+            return ex->data[i].where;
+    for (size_t i = 0; i < ex->nalgo && !is_data; i++)
+        if (!strcmp(ex->algo[i].name, name))
+            return ex->algo[i].where;
+    return NULL;
+}
+
+/* One [data NAME] or [algorithm NAME] section: one spec per grid point of
+ * its sweeps (one spec when nothing is swept). */
+static int load_section(bl_experiment *ex, const bl_registry *reg, const bl_ini *ini,
+                        const bl_ini_section *s, int is_data, const char *name, bl_error *err)
+{
+    bl_ini_section *var;
+    char **labels;
+    size_t nvar;
+    if (bl_sweep_expand(ini->path, s, &var, &labels, &nvar, err) < 0)
+        return -1;
+    int rc = 0;
+    if (labels[0] && strchr(name, '{'))
+        rc = bl_errf(err, "%s:%d: [%s]: a grid point (NAME{...}) cannot sweep again", ini->path,
+                     s->line, s->name);
+    for (size_t v = 0; v < nvar && rc == 0; v++) {
+        char *full = NULL;
+        if (labels[v]) {
+            size_t len = strlen(name) + strlen(labels[v]) + 3;
+            full = bl_xmalloc(len);
+            snprintf(full, len, "%s{%s}", name, labels[v]);
+        }
+        const char *nm = full ? full : name;
+        const char *also = defined_at(ex, is_data, nm);
+        if (full && !valid_variant(full))
+            rc = bl_errf(err, "%s:%d: [%s]: swept values must be made of letters, digits, "
+                         "'-', '_', '.' and '+' to name the grid point, not '%s'", ini->path,
+                         s->line, s->name, labels[v]);
+        else if (also)
+            rc = bl_errf(err, "%s:%d: [%s]: a %s named '%s' is already defined at %s", ini->path,
+                         s->line, s->name, is_data ? "data set" : "algorithm", nm, also);
+        else if (is_data) {
+            ex->data = bl_xrealloc(ex->data, (ex->ndata + 1) * sizeof *ex->data);
+            bl_data_spec *d = &ex->data[ex->ndata++];
+            rc = load_data(d, ini, &var[v], nm, err);
+            d->base = variant_base(nm);
+            d->sweep = variant_sweep(nm);
+        } else {
+            ex->algo = bl_xrealloc(ex->algo, (ex->nalgo + 1) * sizeof *ex->algo);
+            bl_algo_spec *a = &ex->algo[ex->nalgo++];
+            rc = load_algo(a, reg, ini, &var[v], nm, err);
+            a->base = variant_base(nm);
+            a->sweep = variant_sweep(nm);
+        }
+        free(full);
+    }
+    bl_sweep_free(var, labels, nvar);
+    return rc;
+}
+
 int bl_experiment_load(const char *path, const bl_registry *reg, bl_experiment *ex,
                        bl_error *err)
 {
@@ -500,7 +641,7 @@ int bl_experiment_load(const char *path, const bl_registry *reg, bl_experiment *
             if (load_exp_section(ex, &ini, s, err) < 0)
                 goto fail;
         } else if ((!strcmp(kind, "data") || !strcmp(kind, "algorithm")) && has_name) {
-            if (!valid_name(name) || got > 2) { /* "[data a b]" was read as "a" */
+            if (!valid_variant(name) || got > 2) { /* "[data a b]" was read as "a" */
                 const char *rest = s->name + strlen(kind);
                 while (isspace((unsigned char)*rest))
                     rest++;
@@ -508,30 +649,8 @@ int bl_experiment_load(const char *path, const bl_registry *reg, bl_experiment *
                         "'.')", path, s->line, s->name, rest);
                 goto fail;
             }
-            /* "[data a]" and "[data  a]" are different sections to inih but
-             * the same data set, and results would be mixed up (found while
-             * writing the fuzz_ini harness's unique-names check). */
-            const char *also = NULL;
-            for (size_t i = 0; i < ex->ndata && kind[0] == 'd'; i++)
-                if (!strcmp(ex->data[i].name, name))
-                    also = ex->data[i].where;
-            for (size_t i = 0; i < ex->nalgo && kind[0] == 'a'; i++)
-                if (!strcmp(ex->algo[i].name, name))
-                    also = ex->algo[i].where;
-            if (also) {
-                bl_errf(err, "%s:%d: [%s]: a %s named '%s' is already defined at %s", path,
-                        s->line, s->name, kind[0] == 'd' ? "data set" : "algorithm", name, also);
+            if (load_section(ex, reg, &ini, s, kind[0] == 'd', name, err) < 0)
                 goto fail;
-            }
-            if (kind[0] == 'd') {
-                ex->data = bl_xrealloc(ex->data, (ex->ndata + 1) * sizeof *ex->data);
-                if (load_data(&ex->data[ex->ndata++], &ini, s, name, err) < 0)
-                    goto fail;
-            } else {
-                ex->algo = bl_xrealloc(ex->algo, (ex->nalgo + 1) * sizeof *ex->algo);
-                if (load_algo(&ex->algo[ex->nalgo++], reg, &ini, s, name, err) < 0)
-                    goto fail;
-            }
         } else {
             bl_errf(err, "%s:%d: unknown section [%s] (accepted: [experiment], [data NAME], "
                     "[algorithm NAME])", path, s->line, s->name);
@@ -566,6 +685,8 @@ void bl_algo_free(bl_algo_spec *a)
     free(a->recipe);
     free(a->doc);
     free(a->where);
+    free(a->base);
+    free(a->sweep);
     memset(a, 0, sizeof *a);
 }
 
@@ -583,6 +704,8 @@ void bl_experiment_free(bl_experiment *ex)
         free(d->drop);
         free(d->drop_where);
         free(d->where);
+        free(d->base);
+        free(d->sweep);
     }
     for (size_t j = 0; j < ex->nalgo; j++)
         bl_algo_free(&ex->algo[j]);
@@ -592,6 +715,7 @@ void bl_experiment_free(bl_experiment *ex)
     free(ex->name);
     free(ex->doc);
     free(ex->output);
+    free(ex->paper);
     memset(ex, 0, sizeof *ex);
 }
 
@@ -615,27 +739,38 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
         fprintf(f, "iterations = %d\n", a->iterations);
 }
 
-void bl_experiment_write(const bl_experiment *ex, FILE *f)
+void bl_data_write(const bl_data_spec *d, FILE *f)
 {
     static const char *split_names[] = {"", "given", "first", "ratio", "per-class"};
     static const char *fmt_names[] = {"", "csv", "libsvm", "idx"};
+    fprintf(f, "file = %s\nformat = %s\nsplit = %s\n", d->file, fmt_names[d->format],
+            split_names[d->split.kind]);
+    if (d->test_file) fprintf(f, "test_file = %s\n", d->test_file);
+    if (d->labels) fprintf(f, "labels = %s\n", d->labels);
+    if (d->test_labels) fprintf(f, "test_labels = %s\n", d->test_labels);
+    if (d->classes) fprintf(f, "classes = %s\n", d->classes);
+    if (d->label) fprintf(f, "label = %s\n", d->label);
+    if (d->drop) fprintf(f, "drop = %s\n", d->drop);
+    if (d->split.kind == BL_SPLIT_FIRST) fprintf(f, "first = %zu\n", d->split.first);
+    if (d->split.kind == BL_SPLIT_PER_CLASS) fprintf(f, "per_class = %zu\n", d->split.per_class);
+    if (d->split.kind >= BL_SPLIT_RATIO) fprintf(f, "test_ratio = %.17g\n", d->split.test_ratio);
+    if (d->keep_classes)
+        fprintf(f, "keep_classes = %zu\nclass_pick = %s\n", d->keep_classes,
+                d->class_pick == BL_PICK_RANDOM ? "random" : "first");
+}
+
+void bl_experiment_write(const bl_experiment *ex, FILE *f)
+{
     fprintf(f, "; resolved from %s: every parameter as it was used\n", ex->path);
     fprintf(f, "[experiment]\nname = %s\nseed = %llu\nrepeats = %d\niterations = %d\n"
-               "max_bins = %d\n\n",
+               "max_bins = %d\n",
             ex->name, (unsigned long long)ex->seed, ex->repeats, ex->iterations, ex->max_bins);
+    if (ex->paper)
+        fprintf(f, "paper = %s\n", ex->paper);
+    fputc('\n', f);
     for (size_t j = 0; j < ex->ndata; j++) {
-        const bl_data_spec *d = &ex->data[j];
-        fprintf(f, "[data %s]\nfile = %s\nformat = %s\nsplit = %s\n", d->name, d->file,
-                fmt_names[d->format], split_names[d->split.kind]);
-        if (d->test_file) fprintf(f, "test_file = %s\n", d->test_file);
-        if (d->labels) fprintf(f, "labels = %s\n", d->labels);
-        if (d->test_labels) fprintf(f, "test_labels = %s\n", d->test_labels);
-        if (d->classes) fprintf(f, "classes = %s\n", d->classes);
-        if (d->label) fprintf(f, "label = %s\n", d->label);
-        if (d->drop) fprintf(f, "drop = %s\n", d->drop);
-        if (d->split.kind == BL_SPLIT_FIRST) fprintf(f, "first = %zu\n", d->split.first);
-        if (d->split.kind == BL_SPLIT_PER_CLASS) fprintf(f, "per_class = %zu\n", d->split.per_class);
-        if (d->split.kind >= BL_SPLIT_RATIO) fprintf(f, "test_ratio = %.17g\n", d->split.test_ratio);
+        fprintf(f, "[data %s]\n", ex->data[j].name);
+        bl_data_write(&ex->data[j], f);
         fputc('\n', f);
     }
     for (size_t j = 0; j < ex->nalgo; j++) {
@@ -645,6 +780,14 @@ void bl_experiment_write(const bl_experiment *ex, FILE *f)
     }
 }
 
+static uint64_t fnv1a(const char *buf, size_t len)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t j = 0; j < len; j++)
+        h = (h ^ (unsigned char)buf[j]) * 1099511628211ULL;
+    return h;
+}
+
 uint64_t bl_algo_hash(const bl_algo_spec *a)
 {
     char *buf = NULL;
@@ -652,9 +795,19 @@ uint64_t bl_algo_hash(const bl_algo_spec *a)
     FILE *f = open_memstream(&buf, &len);
     bl_algo_write(a, f);
     fclose(f);
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (size_t j = 0; j < len; j++)
-        h = (h ^ (unsigned char)buf[j]) * 1099511628211ULL;
+    uint64_t h = fnv1a(buf, len);
+    free(buf);
+    return h;
+}
+
+uint64_t bl_data_hash(const bl_data_spec *d)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    bl_data_write(d, f);
+    fclose(f);
+    uint64_t h = fnv1a(buf, len);
     free(buf);
     return h;
 }

@@ -7,16 +7,20 @@
  * FILE:LINE with the accepted choices, before anything runs.
  *
  *   [experiment]            name, doc, seed, repeats, iterations, output,
- *                           max_bins, threads
+ *                           max_bins, threads, paper
  *   [data NAME]             file, format, label, classes, labels,
  *                           test_file, test_labels, split, test_ratio,
- *                           first, per_class, drop
+ *                           first, per_class, drop, keep_classes,
+ *                           class_pick
  *   [algorithm NAME]        recipe, loss, weak, solver, coding, nu,
  *                           shrinkage, eps, nonneg, iterations, loss.P,
  *                           weak.P, solver.P, coding.P
  *
  * A recipe file configs/NAME.ini holds one [recipe] section with the
  * algorithm keys (but not `recipe`) plus `doc`.
+ *
+ * Values in braces sweep (config/sweep.h): the section then stands for
+ * one data set or algorithm per grid point, named NAME{key=value,...}.
  */
 #ifndef BL_CONFIG_EXPERIMENT_H
 #define BL_CONFIG_EXPERIMENT_H
@@ -39,8 +43,14 @@ typedef struct bl_data_spec {
     char *drop_where;           /* "FILE:LINE" of the drop key          */
     enum { BL_FMT_CSV = 1, BL_FMT_LIBSVM, BL_FMT_IDX } format;
     bl_split_spec split;
+    size_t keep_classes;        /* 0 = all; else keep this many classes  */
+    int class_pick;             /* BL_PICK_FIRST or BL_PICK_RANDOM      */
+    char *base, *sweep;         /* NAME and "key=value,..." of a grid
+                                   point (sweep NULL when not swept)    */
     char *where;                /* "FILE:LINE" of the section           */
 } bl_data_spec;
+
+enum { BL_PICK_FIRST = 0, BL_PICK_RANDOM = 1 };
 
 typedef struct bl_algo_spec {
     char *name;
@@ -51,11 +61,13 @@ typedef struct bl_algo_spec {
     double nu, shrinkage, eps;
     int nonneg;                 /* coefficients bounded below by 0        */
     int iterations;             /* 0 = the experiment's                 */
+    char *base, *sweep;         /* as in bl_data_spec                   */
     char *where;
 } bl_algo_spec;
 
 typedef struct bl_experiment {
     char *path, *name, *doc, *output;
+    char *paper;                /* CSV of the paper's numbers, or NULL  */
     uint64_t seed;
     int repeats, iterations, max_bins, threads;
     bl_data_spec *data;
@@ -86,7 +98,11 @@ void bl_algo_free(bl_algo_spec *a);
 void bl_experiment_write(const bl_experiment *ex, FILE *f);
 /* Write an algorithm's keys (plugins, every parameter, engine values). */
 void bl_algo_write(const bl_algo_spec *a, FILE *f);
-/* Stable 64-bit hash of an algorithm's full parameters. */
+/* Write a data set's keys as resolved (paths absolute). */
+void bl_data_write(const bl_data_spec *d, FILE *f);
+/* Stable 64-bit hashes of an algorithm's full parameters and of a data
+ * set's full specification (results are keyed by them). */
 uint64_t bl_algo_hash(const bl_algo_spec *a);
+uint64_t bl_data_hash(const bl_data_spec *d);
 
 #endif

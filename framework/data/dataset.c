@@ -80,6 +80,42 @@ int bl_dataset_subset(const bl_dataset *src, const size_t *rows, size_t n,
     return 0;
 }
 
+int bl_dataset_keep_classes(const bl_dataset *src, const size_t *cls, size_t n,
+                            bl_dataset *out, bl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int *map = bl_xmalloc((src->k ? src->k : 1) * sizeof *map);
+    for (size_t c = 0; c < src->k; c++)
+        map[c] = -1;
+    for (size_t j = 0; j < n; j++) {
+        if (cls[j] >= src->k || map[cls[j]] >= 0) {
+            free(map);
+            return bl_errf(err, "class subset: class index %zu is out of range or repeated",
+                           cls[j]);
+        }
+        map[cls[j]] = (int)j;
+    }
+    size_t *rows = bl_xmalloc((src->m ? src->m : 1) * sizeof *rows), nr = 0;
+    for (size_t i = 0; i < src->m; i++)
+        if (map[src->y[i]] >= 0)
+            rows[nr++] = i;
+    int rc = bl_dataset_subset(src, rows, nr, out, err);
+    free(rows);
+    if (rc == 0) {
+        for (size_t i = 0; i < nr; i++)
+            out->y[i] = map[out->y[i]];
+        for (size_t c = 0; c < out->k; c++)
+            free(out->class_names[c]);
+        free(out->class_names);
+        out->k = n;
+        out->class_names = bl_xmalloc((n ? n : 1) * sizeof *out->class_names);
+        for (size_t j = 0; j < n; j++)
+            out->class_names[j] = bl_strdup(src->class_names[cls[j]]);
+    }
+    free(map);
+    return rc;
+}
+
 /* ---- field helpers ---------------------------------------------------- */
 
 char *bl_strip_field(char *s)

@@ -110,6 +110,11 @@ int bl_dataset_drop_features(bl_dataset *ds, const char *names, bl_error *err);
 int bl_dataset_subset(const bl_dataset *src, const size_t *rows, size_t n,
                       bl_dataset *out, bl_error *err);
 
+/* New data set holding the rows of classes cls[0..n) of src (distinct,
+ * each < src->k), relabelled 0..n-1 in that order. */
+int bl_dataset_keep_classes(const bl_dataset *src, const size_t *cls, size_t n,
+                            bl_dataset *out, bl_error *err);
+
 /* ---- shared by the readers (dataset.c); not for other callers ---------- */
 
 /* Label collector: maps label texts to class indices, through a fixed table

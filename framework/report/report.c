@@ -52,20 +52,6 @@ void bl_run_result_from(const bl_curve *c, bl_run_result *r)
     r->t_total = r->t_weak + r->t_coef + r->t_book;
 }
 
-int bl_curve_write(const bl_curve *c, const char *path, bl_error *err)
-{
-    bl_atomic a;
-    if (bl_atomic_open(&a, path, err) < 0)
-        return -1;
-    fprintf(a.f, "iteration,train_loss,train_error,test_error,edge,solver_iterations,"
-                 "time_weak,time_coef,time_book\n");
-    for (size_t j = 0; j < c->n; j++)
-        fprintf(a.f, "%zu,%.10g,%.6f,%.6f,%.6g,%d,%.6f,%.6f,%.6f\n", j + 1, c->train_loss[j],
-                c->train_err[j], c->test_err[j], c->edge[j], c->solver_iters[j], c->t_weak[j],
-                c->t_coef[j], c->t_book[j]);
-    return bl_atomic_commit(&a, err);
-}
-
 /* Collect one field of the finished repeats of cell (d, a). */
 static size_t cell(const bl_summary *s, size_t d, size_t a, size_t off, double *out)
 {
@@ -216,29 +202,18 @@ static int write_summary_json(const bl_summary *s, bl_error *err)
     return bl_atomic_commit(&a, err);
 }
 
-int bl_summary_add(bl_summary *s, size_t d, size_t a, size_t r, const bl_curve *c,
-                   bl_error *err)
+void bl_summary_set(bl_summary *s, size_t d, size_t a, size_t r, const bl_run_result *res)
 {
     size_t idx = (d * s->na + a) * s->nr + r;
-    bl_run_result_from(c, &s->res[idx]);
+    s->res[idx] = *res;
     s->done[idx] = 1;
-    char rel[1024];
-    snprintf(rel, sizeof rel, "runs/%s/%s", s->ex->data[d].name, s->ex->algo[a].name);
-    char *dir = bl_path_join(s->dir, rel);
-    int rc = bl_mkdirs(dir, err);
-    if (rc == 0) {
-        char name[64];
-        snprintf(name, sizeof name, "rep-%zu.csv", r);
-        char *path = bl_path_join(dir, name);
-        rc = bl_curve_write(c, path, err);
-        free(path);
-    }
-    free(dir);
-    if (rc == 0)
-        rc = write_summary_csv(s, err);
-    if (rc == 0)
-        rc = write_summary_json(s, err);
-    return rc;
+}
+
+int bl_summary_write(const bl_summary *s, bl_error *err)
+{
+    if (write_summary_csv(s, err) < 0)
+        return -1;
+    return write_summary_json(s, err);
 }
 
 void bl_summary_print(const bl_summary *s, FILE *f)

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Results of an experiment: one CSV curve per run, and a summary (CSV,
- * JSON, and a table on stdout) of the final errors and phase times per
- * data set and algorithm.  Every file is written atomically and the
- * summary is rewritten after each run, so a killed experiment keeps all
- * the runs it finished.
+ * Summary of an experiment: the final errors and phase times per data set
+ * and algorithm, as CSV, JSON and a table on stdout.  Files are written
+ * atomically.  (Every run and its curve are in the results store,
+ * store/store.h; the summary is rebuilt from it.)
  */
 #ifndef BL_REPORT_REPORT_H
 #define BL_REPORT_REPORT_H
@@ -36,16 +35,15 @@ void bl_summary_free(bl_summary *s);
 
 void bl_run_result_from(const bl_curve *c, bl_run_result *r);
 
-/* Record one run: writes DIR/runs/DATA/ALGO/rep-R.csv and rewrites
- * DIR/summary.csv and DIR/summary.json. */
-int bl_summary_add(bl_summary *s, size_t d, size_t a, size_t r, const bl_curve *c,
-                   bl_error *err);
+/* Record the result of run (d, a, r). */
+void bl_summary_set(bl_summary *s, size_t d, size_t a, size_t r, const bl_run_result *res);
+/* Write DIR/summary.csv and DIR/summary.json (atomically). */
+int bl_summary_write(const bl_summary *s, bl_error *err);
 
 /* The summary table: mean (std) test and train error in % per data set x
  * algorithm, mean iterations, mean seconds per run in the weak-learner and
  * coefficient phases, and milliseconds per iteration in all. */
 void bl_summary_print(const bl_summary *s, FILE *f);
 
-int bl_curve_write(const bl_curve *c, const char *path, bl_error *err);
 
 #endif

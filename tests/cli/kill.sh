@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# SIGKILL at random moments never leaves a torn result file: every file in
-# the output folder is either absent or complete, and a rerun finishes.
+# SIGKILL mid-grid at random moments: every file in the output folder is
+# either absent or complete, the results store keeps every finished run
+# whole, no worker outlives the killed run, and running again finishes the
+# grid with the same table as an uninterrupted run without recomputing any
+# finished run.
 . "$(dirname "$0")/lib.sh"
 
 cat >"$TMP/long.ini" <<INI
@@ -18,43 +21,75 @@ recipe = mcboost-exp
 recipe = mcboost-log
 INI
 OUT="$TMP/out"
+TOTAL=120
+
+"$BL" run --quiet --jobs 2 --output "$TMP/ref" "$TMP/long.ini" >"$TMP/ref_table" 2>"$TMP/ref_err" \
+  || fail "uninterrupted run failed: $(cat "$TMP/ref_err")"
 
 check_files() {
-  local f
   if [[ -f $OUT/experiment.ini ]]; then
     "$BL" run --check "$OUT/experiment.ini" >/dev/null 2>"$TMP/chk" || fail "torn experiment.ini: $(cat "$TMP/chk")"
   fi
   if [[ -f $OUT/summary.csv ]]; then
     awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad }' "$OUT/summary.csv" \
       || fail "torn summary.csv"
-    [[ $(tail -c 1 "$OUT/summary.csv" | od -An -c | tr -d ' ') == '\n' ]] || fail "summary.csv does not end a line"
   fi
-  if [[ -f $OUT/summary.json ]]; then
-    [[ $(tail -n 1 "$OUT/summary.json") == "}" ]] || fail "torn summary.json"
+  if [[ -f $OUT/results.sqlite ]]; then
+    # every stored run has its whole curve
+    "$BL" results --format csv --curves "$OUT" >"$TMP/curves.csv" 2>"$TMP/cerr" || fail "store unreadable: $(cat "$TMP/cerr")"
+    python3 - "$TMP/curves.csv" <<'PY' || fail "a stored run is incomplete"
+import csv, sys, collections
+n = collections.Counter()
+for r in csv.DictReader(open(sys.argv[1])):
+    n[(r["data"], r["algo"], r["rep"])] += 1
+bad = [k for k, v in n.items() if v != 300]
+sys.exit(1 if bad else 0)
+PY
   fi
-  for f in "$OUT"/runs/*/*/rep-*.csv; do
-    [[ -f $f ]] || continue
-    awk -F, 'NR == 1 && $1 != "iteration" { bad = 1 } NR > 1 && (NF != 9 || $1 != NR - 1) { bad = 1 }
-             END { exit bad || NR < 2 }' "$f" || fail "torn curve $f"
-  done
 }
 
-for attempt in 1 2 3 4 5 6; do
-  "$BL" run --quiet --output "$OUT" "$TMP/long.ini" >/dev/null 2>&1 &
+# The grid takes about 6 s with 2 jobs (2 cores); the kills come within
+# the first 4.5 s of running in all, so the last run has work left.
+for attempt in 1 2 3 4 5; do
+  "$BL" run --quiet --jobs 2 --output "$OUT" "$TMP/long.ini" >/dev/null 2>&1 &
   pid=$!
-  # a random moment between 0.05 and about 1.5 seconds into the run
-  sleep "0.$(( (RANDOM % 9) + 1 ))$(( RANDOM % 10 ))"
-  (( attempt % 2 )) && sleep 0.$(( RANDOM % 10 ))
+  # a random moment between 0.2 and 0.9 seconds into the run
+  sleep "0.$(( (RANDOM % 8) + 2 ))$(( RANDOM % 10 ))"
   kill -9 "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
+  # the workers die with their coordinator
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
+    pgrep -f -- "--output $OUT " >/dev/null || break
+    sleep 0.2
+  done
+  pgrep -f -- "--output $OUT " >/dev/null && fail "workers outlived the killed run (attempt $attempt)"
   check_files
 done
 
-# the files are readable after all that, and a full run completes over them
-"$BL" run --quiet --output "$OUT" "$TMP/long.ini" >"$TMP/table" 2>"$TMP/err" || fail "rerun failed: $(cat "$TMP/err")"
+# what the store holds before the last run, with when each run finished
+"$BL" results --format csv "$OUT" 2>/dev/null | python3 -c '
+import csv, sys
+for r in csv.DictReader(sys.stdin):
+    print(r["data"], r["algo"], r["rep"], r["finished"])' | sort >"$TMP/before"
+kept=$(wc -l <"$TMP/before")
+
+"$BL" run --jobs 2 --output "$OUT" "$TMP/long.ini" >"$TMP/table" 2>"$TMP/err" || fail "rerun failed: $(cat "$TMP/err")"
 check_files
+(( kept > 0 && kept < TOTAL )) || fail "the kills did not land mid-grid ($kept of $TOTAL runs stored)"
+grep -q "$kept already in the store" "$TMP/err" || fail "rerun did not skip the $kept stored runs: $(head -2 "$TMP/err")"
+"$BL" results --format csv "$OUT" | python3 -c '
+import csv, sys
+for r in csv.DictReader(sys.stdin):
+    print(r["data"], r["algo"], r["rep"], r["finished"])' | sort >"$TMP/after"
+[[ $(wc -l <"$TMP/after") -eq $TOTAL ]] || fail "store holds $(wc -l <"$TMP/after") runs, expected $TOTAL"
+# no finished run was recomputed: each keeps its finishing time
+missing=$(comm -23 "$TMP/before" "$TMP/after" | wc -l)
+[[ $missing -eq 0 ]] || fail "$missing runs finished before the rerun were recomputed"
+# the same final table as the uninterrupted run (errors and iterations)
+cut -d, -f1-7,18 "$TMP/ref/summary.csv" >"$TMP/s_ref"
+cut -d, -f1-7,18 "$OUT/summary.csv" >"$TMP/s_out"
+cmp -s "$TMP/s_ref" "$TMP/s_out" || fail "final table differs from the uninterrupted run: $(diff "$TMP/s_ref" "$TMP/s_out" | head -4)"
 left=$(find "$OUT" -name '*.tmp.*' | wc -l)
 [[ $left -eq 0 ]] || fail "$left temporary files of killed runs are still there after a rerun"
-rows=$(tail -n +2 "$OUT/summary.csv" | wc -l)
-[[ $rows -eq 4 ]] || fail "summary.csv has $rows rows after the rerun, expected 4"
+echo "kept $kept of $TOTAL runs across the kills"
 finish

@@ -4,7 +4,7 @@
 
 "$BL" run --quiet --output "$TMP/qs" "$SRC/experiments/quickstart.ini" >"$TMP/table" 2>"$TMP/err" \
   || fail "quickstart exited $?: $(cat "$TMP/err")"
-for f in experiment.ini summary.csv summary.json runs/iris/mcboost-exp/rep-0.csv; do
+for f in experiment.ini summary.csv summary.json results.sqlite; do
   [[ -s $TMP/qs/$f ]] || fail "missing $f"
 done
 grep -q '^iris  *mcboost-exp  *5 ' "$TMP/table" || fail "summary table lacks iris/mcboost-exp: $(cat "$TMP/table")"
@@ -14,7 +14,7 @@ rows=$(tail -n +2 "$TMP/qs/summary.csv" | wc -l)
 awk -F, 'NR > 1 && ($4 < 0 || $4 > 50) { bad = 1 } END { exit bad }' "$TMP/qs/summary.csv" \
   || fail "implausible test error in summary.csv"
 # the curve has one row per iteration
-n=$(tail -n +2 "$TMP/qs/runs/wine/mcboost-log/rep-4.csv" | wc -l)
+n=$("$BL" results --format csv --curves --data wine --algo mcboost-log "$TMP/qs" | grep -c ',4,[0-9]*,')
 [[ $n -eq 200 ]] || fail "curve has $n rows, expected 200"
 # the resolved experiment is itself a valid experiment with the same settings
 grep -q '^solver.max_iter = 100$' "$TMP/qs/experiment.ini" || fail "resolved INI lacks solver.max_iter"

@@ -175,3 +175,76 @@ Test(config, recipe_cannot_name_a_recipe)
     fclose(f);
     refused(VALID_DATA "[algorithm a]\nrecipe = loop\n", 4, "loop.ini:3: a recipe cannot name another recipe");
 }
+
+/* ---- sweeps ----------------------------------------------------------- */
+
+Test(config, sweep_expands_cartesian_product_in_file_order)
+{
+    bl_experiment ex;
+    bl_error err;
+    const char *p = write_ini(VALID_DATA "split = per-class\nper_class = {1, 2}\n"
+                              "[algorithm a]\nrecipe = mcboost-exp\nshrinkage = {0.1..0.3..0.1}\n"
+                              "solver.max_iter = {10, 20}\n"
+                              "[algorithm r]\nrecipe = {mcboost-exp, mcboost-log}\n");
+    cr_assert_eq(bl_experiment_load(p, &reg, &ex, &err), 0, "%s", err.msg);
+    cr_assert_eq(ex.ndata, 2);
+    cr_assert_str_eq(ex.data[0].name, "tiny{per_class=1}");
+    cr_assert_str_eq(ex.data[1].base, "tiny");
+    cr_assert_str_eq(ex.data[1].sweep, "per_class=2");
+    cr_assert_eq(ex.data[1].split.per_class, 2);
+    cr_assert_eq(ex.nalgo, 3 * 2 + 2);
+    cr_assert_str_eq(ex.algo[0].name, "a{shrinkage=0.1,solver.max_iter=10}");
+    cr_assert_str_eq(ex.algo[1].name, "a{shrinkage=0.1,solver.max_iter=20}");
+    cr_assert_str_eq(ex.algo[5].name, "a{shrinkage=0.3,solver.max_iter=20}");
+    cr_assert_float_eq(ex.algo[5].shrinkage, 0.3, 1e-12);
+    cr_assert_eq(ex.algo[5].solver.v[bl_param_index(ex.algo[5].solver.plugin, "max_iter")].i, 20);
+    cr_assert_str_eq(ex.algo[7].name, "r{recipe=mcboost-log}");
+    cr_assert_str_eq(ex.algo[7].loss.plugin->name, "margin-log");
+    cr_assert_null(ex.algo[6].iterations ? "x" : NULL);
+    for (size_t i = 0; i < ex.nalgo; i++)
+        for (size_t j = i + 1; j < ex.nalgo; j++)
+            cr_assert_neq(bl_algo_hash(&ex.algo[i]), bl_algo_hash(&ex.algo[j]));
+    cr_assert_neq(bl_data_hash(&ex.data[0]), bl_data_hash(&ex.data[1]));
+    bl_experiment_free(&ex);
+}
+
+/* The resolved file names each grid point; reading it back gives the same
+ * names and the same hashes, so a rerun from it finds its results. */
+Test(config, resolved_grid_reads_back_identically)
+{
+    bl_experiment ex, back;
+    bl_error err;
+    const char *p = write_ini(VALID_DATA "keep_classes = 2\nclass_pick = random\n"
+                              "[algorithm a]\nrecipe = mcboost-exp\nnu = {0, 1e-4}\n");
+    cr_assert_eq(bl_experiment_load(p, &reg, &ex, &err), 0, "%s", err.msg);
+    char out[700];
+    snprintf(out, sizeof out, "%s/resolved.ini", dir);
+    FILE *f = fopen(out, "w");
+    bl_experiment_write(&ex, f);
+    fclose(f);
+    cr_assert_eq(bl_experiment_load(out, &reg, &back, &err), 0, "%s", err.msg);
+    cr_assert_eq(back.nalgo, 2);
+    for (size_t a = 0; a < 2; a++) {
+        cr_assert_str_eq(back.algo[a].name, ex.algo[a].name);
+        cr_assert_eq(bl_algo_hash(&back.algo[a]), bl_algo_hash(&ex.algo[a]));
+    }
+    cr_assert_str_eq(back.algo[1].name, "a{nu=1e-4}");
+    cr_assert_eq(back.data[0].keep_classes, 2);
+    cr_assert_eq(back.data[0].class_pick, BL_PICK_RANDOM);
+    cr_assert_eq(bl_data_hash(&back.data[0]), bl_data_hash(&ex.data[0]));
+    bl_experiment_free(&ex);
+    bl_experiment_free(&back);
+}
+
+Test(config, sweep_empty) { refused(VALID_DATA "[algorithm a]\nrecipe = mcboost-exp\nnu = {}\n", 5, "empty sweep"); }
+Test(config, sweep_unclosed) { refused(VALID_DATA "[algorithm a]\nrecipe = mcboost-exp\nnu = {1, 2\n", 5, "missing '}'"); }
+Test(config, sweep_empty_item) { refused(VALID_DATA "[algorithm a]\nrecipe = mcboost-exp\nnu = {1,,2}\n", 5, "empty value"); }
+Test(config, sweep_repeated_value) { refused(VALID_DATA "[algorithm a]\nrecipe = mcboost-exp\nnu = {1, 1}\n", 5, "appears twice"); }
+Test(config, sweep_bad_range) { refused(VALID_DATA "[algorithm a]\nrecipe = mcboost-exp\nnu = {3..1}\n", 5, "is empty"); }
+Test(config, sweep_zero_step) { refused(VALID_DATA "[algorithm a]\nrecipe = mcboost-exp\nnu = {1..3..0}\n", 5, "step must be positive"); }
+Test(config, sweep_too_many) { refused(VALID_DATA "[algorithm a]\nrecipe = mcboost-exp\nnu = {1..1000000}\n", 5, "more than"); }
+Test(config, sweep_value_error_names_the_line) { refused(VALID_DATA "[algorithm a]\nrecipe = mcboost-exp\nshrinkage = {0.5, 2}\n", 5, "out of range"); }
+Test(config, sweep_value_not_a_name) { refused(VALID_DATA "[algorithm a]\nrecipe = mcboost-exp\ndoc = {a b, c}\n", 3, "to name the grid point"); }
+Test(config, sweep_clash_with_point_name) { refused(VALID_DATA "[algorithm a{nu=0}]\nrecipe = mcboost-exp\n[algorithm a]\nrecipe = mcboost-exp\nnu = {0, 1}\n", 5, "already defined"); }
+Test(config, keep_classes_bad) { refused(VALID_DATA "keep_classes = 1\n" VALID_ALGO, 3, "out of range"); }
+Test(config, class_pick_bad) { refused(VALID_DATA "class_pick = some\n" VALID_ALGO, 3, "first|random"); }

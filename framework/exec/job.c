@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Running one job of an experiment grid (see job.h). */
+#include "job.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../data/split.h"
+#include "../util/fsutil.h"
+#include "../util/rng.h"
+
+int bl_load_data(const bl_data_spec *d, bl_dataset *all, bl_dataset *test, bl_error *err)
+{
+    bl_classes cls;
+    memset(&cls, 0, sizeof cls);
+    memset(all, 0, sizeof *all);
+    memset(test, 0, sizeof *test);
+    if (d->classes && bl_read_class_names(d->classes, &cls, err) < 0)
+        return -1;
+    bl_csv_opts co = {d->label, 0};
+    int rc;
+    switch (d->format) {
+    case BL_FMT_CSV: rc = bl_read_csv(d->file, &co, &cls, all, err); break;
+    case BL_FMT_LIBSVM: rc = bl_read_libsvm(d->file, 0, &cls, all, err); break;
+    default: rc = bl_read_idx(d->file, d->labels, &cls, all, err); break;
+    }
+    if (rc == 0 && d->test_file) {
+        /* cls now holds the training file's table (from .classes or built
+         * from its labels): the test file is read through it */
+        switch (d->format) {
+        case BL_FMT_CSV: rc = bl_read_csv(d->test_file, &co, &cls, test, err); break;
+        case BL_FMT_LIBSVM: rc = bl_read_libsvm(d->test_file, all->d, &cls, test, err); break;
+        default: rc = bl_read_idx(d->test_file, d->test_labels, &cls, test, err); break;
+        }
+        if (rc == 0 && test->d != all->d)
+            rc = bl_errf(err, "%s has %zu features but %s has %zu", d->test_file, test->d,
+                         d->file, all->d);
+    }
+    bl_classes_free(&cls);
+    if (rc == 0 && d->drop) {
+        rc = bl_dataset_drop_features(all, d->drop, err);
+        if (rc == 0 && test->x)
+            rc = bl_dataset_drop_features(test, d->drop, err);
+        if (rc < 0)
+            bl_errprefix(err, "%s: drop", d->drop_where);
+    }
+    if (rc < 0) {
+        bl_dataset_free(all);
+        bl_dataset_free(test);
+    }
+    return rc;
+}
+
+void bl_job_cache_init(bl_job_cache *c)
+{
+    memset(c, 0, sizeof *c);
+    c->d = -1;
+    c->sd = -1;
+}
+
+static void drop_repeat(bl_job_cache *c)
+{
+    bl_dataset_free(&c->train);
+    bl_dataset_free(&c->test);
+    bl_qview_free(&c->q);
+    memset(&c->q, 0, sizeof c->q);
+    c->sd = -1;
+}
+
+void bl_job_cache_free(bl_job_cache *c)
+{
+    drop_repeat(c);
+    bl_dataset_free(&c->all);
+    bl_dataset_free(&c->given_test);
+    free(c->class_pick);
+    bl_job_cache_init(c);
+}
+
+uint64_t bl_job_split_seed(const bl_experiment *ex, size_t d, int rep)
+{
+    return bl_seed_derive(ex->seed, ex->data[d].name, (uint64_t)rep);
+}
+
+char *bl_job_params(const bl_experiment *ex, const bl_job *j)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    bl_algo_write(&ex->algo[j->a], f);
+    if (!ex->algo[j->a].iterations)
+        fprintf(f, "iterations = %d\n", ex->iterations);
+    fprintf(f, "max_bins = %d\n", ex->max_bins);
+    fclose(f);
+    return text;
+}
+
+void bl_job_key(const bl_experiment *ex, const bl_job *j, bl_run_key *key)
+{
+    key->experiment = ex->name;
+    key->data = ex->data[j->d].name;
+    key->data_hash = bl_data_hash(&ex->data[j->d]);
+    key->algo = ex->algo[j->a].name;
+    char *params = bl_job_params(ex, j);
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a, as bl_algo_hash */
+    for (const char *p = params; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    free(params);
+    key->algo_hash = h;
+    key->split_seed = bl_job_split_seed(ex, j->d, j->rep);
+    key->rep = j->rep;
+}
+
+void bl_job_label(const bl_experiment *ex, const bl_job *j, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s/%s rep %d", ex->data[j->d].name, ex->algo[j->a].name, j->rep);
+}
+
+int bl_job_iterations(const bl_experiment *ex, const bl_job *j)
+{
+    int it = ex->algo[j->a].iterations;
+    return it ? it : ex->iterations;
+}
+
+/* Every class must have training examples: a class the learners never see
+ * cannot be predicted, and its test examples would silently count as
+ * errors.  Names the class, the data set and how the split was made. */
+static int check_classes(const bl_dataset *train, const bl_data_spec *ds, int rep, bl_error *err)
+{
+    size_t *count = bl_xcalloc(train->k, sizeof *count);
+    for (size_t i = 0; i < train->m; i++)
+        count[train->y[i]]++;
+    size_t missing = train->k;
+    for (size_t c = 0; c < train->k && missing == train->k; c++)
+        if (!count[c])
+            missing = c;
+    free(count);
+    if (missing == train->k)
+        return 0;
+    static const char *split_names[] = {"", "given", "first", "ratio", "per-class"};
+    return bl_errf(err, "%s: data %s, repeat %d: class '%s' has no example in the training part "
+                   "(split = %s): every class needs training examples", ds->where, ds->name, rep,
+                   train->class_names[missing], split_names[ds->split.kind]);
+}
+
+/* The classes a repeat keeps: the first K, or K drawn for this repeat
+ * (in index order either way, so class names keep their order). */
+static int pick_classes(const bl_data_spec *ds, size_t k, uint64_t seed, size_t *out,
+                        bl_error *err)
+{
+    if (ds->keep_classes > k)
+        return bl_errf(err, "%s: data %s: keep_classes = %zu but the data has %zu classes",
+                       ds->where, ds->name, ds->keep_classes, k);
+    size_t *all = bl_xmalloc(k * sizeof *all);
+    for (size_t c = 0; c < k; c++)
+        all[c] = c;
+    if (ds->class_pick == BL_PICK_RANDOM) {
+        gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+        gsl_rng_set(r, (unsigned long)bl_seed_derive(seed, "classes", 0));
+        gsl_ran_choose(r, out, ds->keep_classes, all, k, sizeof *all); /* keeps order */
+        gsl_rng_free(r);
+    } else {
+        memcpy(out, all, ds->keep_classes * sizeof *all);
+    }
+    free(all);
+    return 0;
+}
+
+/* Read data set d and prepare repeat rep (class subset, split, quantized
+ * view) unless the cache holds them already. */
+static int prepare(const bl_experiment *ex, bl_job_cache *c, size_t d, int rep, bl_error *err)
+{
+    const bl_data_spec *ds = &ex->data[d];
+    if (c->d != (long)d) {
+        bl_job_cache_free(c);
+        if (bl_load_data(ds, &c->all, &c->given_test, err) < 0)
+            return -1;
+        c->d = (long)d;
+    }
+    if (c->sd == (long)d && c->srep == rep)
+        return 0;
+    drop_repeat(c);
+    uint64_t seed = bl_job_split_seed(ex, d, rep);
+    bl_dataset sub_all, sub_test;
+    memset(&sub_all, 0, sizeof sub_all);
+    memset(&sub_test, 0, sizeof sub_test);
+    const bl_dataset *all = &c->all, *gtest = &c->given_test;
+    int rc = 0;
+    if (ds->keep_classes) {
+        free(c->class_pick);
+        c->class_pick = bl_xmalloc(ds->keep_classes * sizeof *c->class_pick);
+        rc = pick_classes(ds, c->all.k, seed, c->class_pick, err);
+        if (rc == 0)
+            rc = bl_dataset_keep_classes(&c->all, c->class_pick, ds->keep_classes, &sub_all, err);
+        if (rc == 0 && c->given_test.m)
+            rc = bl_dataset_keep_classes(&c->given_test, c->class_pick, ds->keep_classes,
+                                         &sub_test, err);
+        all = &sub_all;
+        gtest = &sub_test;
+    }
+    size_t *tri = NULL, *tei = NULL, ntr = 0, nte = 0;
+    if (rc == 0)
+        rc = bl_split(all, &ds->split, seed, &tri, &ntr, &tei, &nte, err);
+    if (rc == 0)
+        rc = bl_dataset_subset(all, tri, ntr, &c->train, err);
+    if (rc == 0 && ds->split.kind == BL_SPLIT_GIVEN) {
+        /* the given test part, whole (after the class subset) */
+        free(tei);
+        nte = gtest->m;
+        tei = bl_xmalloc((nte ? nte : 1) * sizeof *tei);
+        for (size_t i = 0; i < nte; i++)
+            tei[i] = i;
+        rc = bl_dataset_subset(gtest, tei, nte, &c->test, err);
+    } else if (rc == 0) {
+        rc = bl_dataset_subset(all, tei, nte, &c->test, err);
+    }
+    free(tri);
+    free(tei);
+    bl_dataset_free(&sub_all);
+    bl_dataset_free(&sub_test);
+    if (rc == 0)
+        rc = check_classes(&c->train, ds, rep, err);
+    if (rc == 0 && (rc = bl_quantize(&c->train, ex->max_bins, &c->q, err)) < 0)
+        bl_errprefix(err, "data %s, repeat %d", ds->name, rep);
+    if (rc < 0) {
+        drop_repeat(c);
+        return -1;
+    }
+    c->sd = (long)d;
+    c->srep = rep;
+    return 0;
+}
+
+static double unix_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int bl_job_run(const bl_experiment *ex, bl_job_cache *c, const bl_job *j,
+               void (*on_iter)(void *, size_t, size_t), void *user, bl_model *keep,
+               bl_job_out *out, bl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    char label[600];
+    bl_job_label(ex, j, label, sizeof label);
+    if (prepare(ex, c, j->d, j->rep, err) < 0)
+        return -1;
+    const bl_algo_spec *a = &ex->algo[j->a];
+    struct bl_train tv;
+    bl_train_view(&c->train, &c->q, &tv);
+    struct bl_matrix Xt = {c->test.m, c->test.d, c->test.x};
+    bl_model mo;
+    bl_model_init(&mo, a->weak.plugin, c->train.k, c->train.d, c->train.class_names,
+                  c->train.feature_names);
+    uint64_t seed = bl_job_split_seed(ex, j->d, j->rep);
+    bl_boost_cfg cfg = {a, bl_job_iterations(ex, j), bl_seed_derive(seed, a->name, 0), on_iter,
+                        user};
+    out->started = unix_now();
+    int rc = bl_boost(&cfg, &tv, c->test.m ? &Xt : NULL, c->test.y, &mo, &out->curve, err);
+    out->finished = unix_now();
+    if (rc == 0 && keep)
+        *keep = mo;
+    else
+        bl_model_free(&mo);
+    if (rc < 0)
+        return bl_errprefix(err, "%s", label);
+    out->m_train = c->train.m;
+    out->m_test = c->test.m;
+    out->k = c->train.k;
+    out->d = c->train.d;
+    out->threads = bl_host_api.threads;
+    return 0;
+}
+
+void bl_job_out_free(bl_job_out *o)
+{
+    bl_curve_free(&o->curve);
+    memset(o, 0, sizeof *o);
+}

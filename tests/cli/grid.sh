@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Experiment grids: sweeps expand into named grid points, --jobs gives the
+# same results as one job, a rerun resumes from the results store, and
+# `boostlab results` lists, filters and exports what the store holds.
+. "$(dirname "$0")/lib.sh"
+
+cat >"$TMP/grid.ini" <<INI
+[experiment]
+name = grid-test
+repeats = 3
+iterations = 25
+[data iris]
+file = $SRC/data/iris.csv
+[data letter]
+file = $SRC/data/letter.csv
+split = per-class
+per_class = 20
+keep_classes = {3, 5}
+class_pick = random
+[algorithm exp]
+recipe = mcboost-exp
+shrinkage = {0.5, 1}
+[algorithm samme]
+recipe = samme
+INI
+
+"$BL" run --check "$TMP/grid.ini" >"$TMP/chk" 2>&1 || fail "check failed: $(cat "$TMP/chk")"
+grep -q "3 data sets, 3 algorithms, 3 repeats: 27 runs" "$TMP/chk" || fail "check: $(cat "$TMP/chk")"
+
+"$BL" run --quiet --jobs 1 --output "$TMP/j1" "$TMP/grid.ini" >"$TMP/t1" 2>"$TMP/e1" || fail "jobs 1: $(cat "$TMP/e1")"
+"$BL" run --quiet --jobs 2 --threads 1 --output "$TMP/j2" "$TMP/grid.ini" >"$TMP/t2" 2>"$TMP/e2" || fail "jobs 2: $(cat "$TMP/e2")"
+# errors and iterations (columns 1-7 of summary.csv) agree; times may not
+cut -d, -f1-7 "$TMP/j1/summary.csv" >"$TMP/s1"
+cut -d, -f1-7 "$TMP/j2/summary.csv" >"$TMP/s2"
+cmp -s "$TMP/s1" "$TMP/s2" || fail "--jobs 2 summary differs from --jobs 1: $(diff "$TMP/s1" "$TMP/s2" | head -5)"
+rows=$(tail -n +2 "$TMP/j1/summary.csv" | wc -l)
+[[ $rows -eq 9 ]] || fail "summary.csv has $rows cells, expected 9"
+grep -q '^letter{keep_classes=5},exp{shrinkage=0.5},3,' "$TMP/j1/summary.csv" || fail "grid point names: $(cut -d, -f1-2 "$TMP/j1/summary.csv")"
+
+# the store: every run, its sweep and class count
+"$BL" results --format csv "$TMP/j1" >"$TMP/all.csv" || fail "results csv"
+n=$(python3 -c 'import csv,sys; print(sum(1 for _ in csv.DictReader(open(sys.argv[1]))))' "$TMP/all.csv")
+[[ $n -eq 27 ]] || fail "store holds $n runs, expected 27"
+python3 - "$TMP/all.csv" <<'PY' || fail "store rows are wrong"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for r in rows:
+    if r["data"].startswith("letter{keep_classes=3}"):
+        assert r["k"] == "3", r
+        assert "keep_classes=3" in r["sweep"], r
+    if r["algo"] == "exp{shrinkage=1}":
+        assert "shrinkage=1" in r["sweep"], r
+        assert r["recipe"] == "mcboost-exp", r
+        assert "shrinkage = 1\n" in r["params"], r["params"]
+# a random class pick differs between repeats (same seed, same classes otherwise)
+PY
+"$BL" results --format csv --where keep_classes=5 --algo 'exp*' "$TMP/j1" >"$TMP/f.csv" || fail "filtered results"
+n=$(($(python3 -c 'import csv,sys; print(sum(1 for _ in csv.DictReader(open(sys.argv[1]))))' "$TMP/f.csv")))
+[[ $n -eq 6 ]] || fail "--where keep_classes=5 --algo 'exp*' gave $n runs, expected 6"
+"$BL" results --format json --curves --data iris --algo samme "$TMP/j1" >"$TMP/c.json" || fail "json curves"
+python3 - "$TMP/c.json" <<'PY' || fail "json curves are wrong"
+import json, sys
+runs = json.load(open(sys.argv[1]))
+assert len(runs) == 3, len(runs)
+for r in runs:
+    c = r["curve"]
+    assert len(c["test_err"]) == 25, len(c["test_err"])
+PY
+
+# a rerun computes nothing and prints the same table
+before=$("$BL" results --format csv "$TMP/j1" | md5sum)
+"$BL" run --output "$TMP/j1" "$TMP/grid.ini" >"$TMP/t1b" 2>"$TMP/e1b" || fail "rerun: $(cat "$TMP/e1b")"
+grep -q "27 already in the store" "$TMP/e1b" || fail "rerun did not skip: $(head -3 "$TMP/e1b")"
+after=$("$BL" results --format csv "$TMP/j1" | md5sum)
+[[ $before == "$after" ]] || fail "a rerun changed the store"
+cmp -s "$TMP/t1" "$TMP/t1b" || fail "rerun table differs"
+
+# a changed parameter is a new run, not a stale hit
+sed 's/^iterations = 25/iterations = 26/' "$TMP/grid.ini" >"$TMP/grid26.ini"
+"$BL" run --output "$TMP/j1" "$TMP/grid26.ini" >/dev/null 2>"$TMP/e26" || fail "changed run: $(cat "$TMP/e26")"
+grep -q "already in the store" "$TMP/e26" && fail "changed iterations reused stored runs"
+
+# bad sweeps are refused with file and line
+printf '[data iris]\nfile = %s/data/iris.csv\n[algorithm a]\nrecipe = mcboost-exp\nnu = {1e-3,\n' "$SRC" >"$TMP/bad.ini"
+expect_fail 1 "bad.ini:5: \[algorithm a\] nu: .*missing '}'" -- "$BL" run --check "$TMP/bad.ini"
+expect_fail 2 "--jobs expects" -- "$BL" run --jobs 0 "$TMP/grid.ini"
+expect_fail 1 "no results store" -- "$BL" results "$TMP/nothing"
+[[ ! -e $TMP/nothing/results.sqlite ]] || fail "results created a store"
+finish
