@@ -83,6 +83,13 @@ static int on_finished(void *user, int w, const bl_job *j, bl_job_out *o, bl_err
 {
     run_ctx *c = user;
     char *params = bl_job_params(&c->ex, j);
+    if (o->cv_choice[0]) {
+        /* what the run's cross-validation chose, with the run's parameters */
+        size_t len = strlen(params) + strlen(o->cv_choice) + 64;
+        params = bl_xrealloc(params, len);
+        snprintf(params + strlen(params), len - strlen(params), "cv_chosen = %s\ncv_error = %.6g\n",
+                 o->cv_choice, o->cv_error);
+    }
     const bl_algo_spec *a = &c->ex.algo[j->a];
     const bl_data_spec *ds = &c->ex.data[j->d];
     char sweep[1200];

@@ -115,7 +115,7 @@ static char *variant_sweep(const char *name)
 
 static const char *const algo_keys =
     "recipe, loss, weak, solver, coding, nu, shrinkage, eps, nonneg, iterations, loss.*, "
-    "weak.*, solver.*, coding.*";
+    "weak.*, solver.*, coding.*, cv.*, cv_folds, cv_iterations";
 
 static bl_paramset *role_params(bl_algo_spec *a, const char *role, int *role_id)
 {
@@ -304,8 +304,8 @@ int bl_recipe_load(const char *name, const char *from, const bl_registry *reg,
     return rc;
 }
 
-static int load_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
-                     const bl_ini_section *s, const char *name, bl_error *err)
+static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
+                           const bl_ini_section *s, const char *name, bl_error *err)
 {
     bl_algo_init(a);
     for (size_t j = 0; j < s->n; j++)
@@ -332,6 +332,120 @@ static int load_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
         return bl_errf(err, "%s:%d: [%s] solver %s is totally corrective; shrinkage must be 1",
                        ini->path, s->line, s->name, a->solver.plugin->name);
     return 0;
+}
+
+/* ---- hyper-parameters by cross-validation ------------------------------ */
+
+static void section_add(bl_ini_section *s, const char *key, const char *value, int line)
+{
+    for (size_t j = 0; j < s->n; j++)
+        if (!strcmp(s->e[j].key, key)) {
+            free(s->e[j].value);
+            s->e[j].value = bl_strdup(value);
+            return;
+        }
+    s->e = bl_xrealloc(s->e, (s->n + 1) * sizeof *s->e);
+    s->e[s->n].key = bl_strdup(key);
+    s->e[s->n].value = bl_strdup(value);
+    s->e[s->n].line = line;
+    s->n++;
+}
+
+static void section_free(bl_ini_section *s)
+{
+    for (size_t j = 0; j < s->n; j++) {
+        free(s->e[j].key);
+        free(s->e[j].value);
+    }
+    free(s->e);
+    free(s->name);
+    memset(s, 0, sizeof *s);
+}
+
+/* An [algorithm] section: the algorithm itself from every key but the
+ * cross-validation ones; then, when cv.KEY = {...} lines are present, one
+ * candidate algorithm per point of their grid (the section with KEY set
+ * to that value), which each run chooses from by k-fold CV on its
+ * training part (exec/job.c). */
+static int load_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
+                     const bl_ini_section *s, const char *name, bl_error *err)
+{
+    bl_algo_init(a);
+    bl_ini_section base = {bl_strdup(s->name), s->line, NULL, 0};
+    bl_ini_section grid = {bl_strdup(s->name), s->line, NULL, 0};
+    int folds = 0, cv_iters = 0, folds_line = 0, iters_line = 0, rc = 0;
+    char *lines = NULL;
+    size_t llen = 0;
+    FILE *lf = open_memstream(&lines, &llen);
+    for (size_t j = 0; j < s->n && rc == 0; j++) {
+        const bl_ini_entry *e = &s->e[j];
+        long n;
+        bl_error e2;
+        if (!strncmp(e->key, "cv.", 3)) {
+            if (!e->key[3] || !strncmp(e->key + 3, "cv", 2) || !strcmp(e->key + 3, "recipe"))
+                rc = bl_errf(err, "%s:%d: [%s] %s: expected cv.KEY with KEY an algorithm key "
+                             "other than recipe", ini->path, e->line, s->name, e->key);
+            else if (e->value[0] != '{')
+                rc = bl_errf(err, "%s:%d: [%s] %s: expected the candidates in braces, "
+                             "e.g. {1e-6, 1e-5, 1e-4}", ini->path, e->line, s->name, e->key);
+            else {
+                section_add(&grid, e->key + 3, e->value, e->line);
+                fprintf(lf, "%s = %s\n", e->key, e->value);
+            }
+        } else if (!strcmp(e->key, "cv_folds")) {
+            folds_line = e->line;
+            if (parse_int(e->value, 2, 100, &n, &e2) < 0)
+                rc = bl_errf(err, "%s:%d: [%s] cv_folds: %s", ini->path, e->line, s->name, e2.msg);
+            folds = (int)n;
+        } else if (!strcmp(e->key, "cv_iterations")) {
+            iters_line = e->line;
+            if (parse_int(e->value, 1, 100000000, &n, &e2) < 0)
+                rc = bl_errf(err, "%s:%d: [%s] cv_iterations: %s", ini->path, e->line, s->name,
+                             e2.msg);
+            cv_iters = (int)n;
+        } else {
+            section_add(&base, e->key, e->value, e->line);
+        }
+    }
+    fclose(lf);
+    if (rc == 0 && !grid.n && (folds_line || iters_line))
+        rc = bl_errf(err, "%s:%d: [%s] %s applies only with cv.KEY = {...} candidates",
+                     ini->path, folds_line ? folds_line : iters_line, s->name,
+                     folds_line ? "cv_folds" : "cv_iterations");
+    if (rc == 0)
+        rc = load_plain_algo(a, reg, ini, &base, name, err);
+    if (rc == 0 && grid.n) {
+        bl_ini_section *var;
+        char **labels;
+        size_t nvar;
+        rc = bl_sweep_expand(ini->path, &grid, &var, &labels, &nvar, err);
+        if (rc == 0) {
+            a->cv = bl_xcalloc(nvar, sizeof *a->cv);
+            a->cv_label = bl_xcalloc(nvar, sizeof *a->cv_label);
+            for (size_t v = 0; v < nvar && rc == 0; v++) {
+                bl_ini_section cand = {bl_strdup(s->name), s->line, NULL, 0};
+                for (size_t j = 0; j < base.n; j++)
+                    section_add(&cand, base.e[j].key, base.e[j].value, base.e[j].line);
+                for (size_t j = 0; j < var[v].n; j++)
+                    section_add(&cand, var[v].e[j].key, var[v].e[j].value, var[v].e[j].line);
+                rc = load_plain_algo(&a->cv[v], reg, ini, &cand, name, err);
+                if (rc < 0)
+                    bl_errprefix(err, "cross-validation candidate %s", labels[v]);
+                a->cv_label[v] = bl_strdup(labels[v]);
+                a->ncv = v + 1;
+                section_free(&cand);
+            }
+            bl_sweep_free(var, labels, nvar);
+        }
+        a->cv_lines = lines;
+        lines = NULL;
+        a->cv_folds = folds ? folds : 5;
+        a->cv_iterations = cv_iters;
+    }
+    free(lines);
+    section_free(&base);
+    section_free(&grid);
+    return rc;
 }
 
 /* ---- data sets ------------------------------------------------------- */
@@ -687,6 +801,13 @@ void bl_algo_free(bl_algo_spec *a)
     free(a->where);
     free(a->base);
     free(a->sweep);
+    for (size_t j = 0; j < a->ncv; j++) {
+        bl_algo_free(&a->cv[j]);
+        free(a->cv_label[j]);
+    }
+    free(a->cv);
+    free(a->cv_label);
+    free(a->cv_lines);
     memset(a, 0, sizeof *a);
 }
 
@@ -737,6 +858,12 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
             a->shrinkage, a->eps, a->nonneg ? "true" : "false");
     if (a->iterations)
         fprintf(f, "iterations = %d\n", a->iterations);
+    if (a->ncv) {
+        fputs(a->cv_lines, f);
+        fprintf(f, "cv_folds = %d\n", a->cv_folds);
+        if (a->cv_iterations)
+            fprintf(f, "cv_iterations = %d\n", a->cv_iterations);
+    }
 }
 
 void bl_data_write(const bl_data_spec *d, FILE *f)

@@ -14,7 +14,8 @@
  *                           class_pick
  *   [algorithm NAME]        recipe, loss, weak, solver, coding, nu,
  *                           shrinkage, eps, nonneg, iterations, loss.P,
- *                           weak.P, solver.P, coding.P
+ *                           weak.P, solver.P, coding.P, cv.KEY,
+ *                           cv_folds, cv_iterations
  *
  * A recipe file configs/NAME.ini holds one [recipe] section with the
  * algorithm keys (but not `recipe`) plus `doc`.
@@ -62,6 +63,14 @@ typedef struct bl_algo_spec {
     int nonneg;                 /* coefficients bounded below by 0        */
     int iterations;             /* 0 = the experiment's                 */
     char *base, *sweep;         /* as in bl_data_spec                   */
+    /* Hyper-parameters chosen by cross-validation on each training part
+     * (cv.KEY = {a, b, ...}): one candidate algorithm per grid point. */
+    struct bl_algo_spec *cv;
+    char **cv_label;            /* "key=value,..." of each candidate     */
+    size_t ncv;
+    char *cv_lines;             /* the cv.* lines as written (hash, write) */
+    int cv_folds;               /* default 5                            */
+    int cv_iterations;          /* 0 = the run's                        */
     char *where;
 } bl_algo_spec;
 

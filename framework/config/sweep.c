@@ -157,6 +157,10 @@ int bl_sweep_expand(const char *path, const bl_ini_section *s, bl_ini_section **
     size_t total = 1, swept = 0;
     int rc = 0;
     for (size_t j = 0; j < s->n && rc == 0; j++) {
+        /* cv.KEY = {...} lists the candidates of a cross-validation inside
+         * each run (config/experiment.c), not grid points */
+        if (!strncmp(s->e[j].key, "cv.", 3))
+            continue;
         if (bl_sweep_parse(s->e[j].value, &vals[j], &cnt[j], err) < 0) {
             rc = bl_errprefix(err, "%s:%d: [%s] %s", path, s->e[j].line, s->name, s->e[j].key);
             break;

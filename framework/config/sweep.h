@@ -7,6 +7,9 @@
  *   shrinkage   = {0.04, 0.06, 0.1}   a list (any values, trimmed)
  *   per_class   = {20, 50, 100, 200}
  *
+ * (Keys cv.KEY are not swept: their braces list the candidates that a
+ * run's own cross-validation chooses from; see experiment.h.)
+ *
  * A section with swept keys stands for the Cartesian product of their
  * values, each point a variant named NAME[key=value,key=value] (keys in the
  * order of the file), loaded exactly as if the section had been written out

@@ -13,6 +13,7 @@
 #include "../data/split.h"
 #include "../util/fsutil.h"
 #include "../util/rng.h"
+#include "cv.h"
 
 int bl_load_data(const bl_data_spec *d, bl_dataset *all, bl_dataset *test, bl_error *err)
 {
@@ -252,15 +253,23 @@ int bl_job_run(const bl_experiment *ex, bl_job_cache *c, const bl_job *j,
     if (prepare(ex, c, j->d, j->rep, err) < 0)
         return -1;
     const bl_algo_spec *a = &ex->algo[j->a];
+    uint64_t seed = bl_job_split_seed(ex, j->d, j->rep);
+    if (a->ncv) {
+        size_t best;
+        if (bl_cv_choose(a, &c->train, ex->max_bins, bl_job_iterations(ex, j),
+                         bl_seed_derive(seed, a->name, 1), &best, &out->cv_error, err) < 0)
+            return bl_errprefix(err, "%s", label);
+        snprintf(out->cv_choice, sizeof out->cv_choice, "%s", a->cv_label[best]);
+        a = &a->cv[best];
+    }
     struct bl_train tv;
     bl_train_view(&c->train, &c->q, &tv);
     struct bl_matrix Xt = {c->test.m, c->test.d, c->test.x};
     bl_model mo;
     bl_model_init(&mo, a->weak.plugin, c->train.k, c->train.d, c->train.class_names,
                   c->train.feature_names);
-    uint64_t seed = bl_job_split_seed(ex, j->d, j->rep);
-    bl_boost_cfg cfg = {a, bl_job_iterations(ex, j), bl_seed_derive(seed, a->name, 0), on_iter,
-                        user};
+    bl_boost_cfg cfg = {a, a->iterations ? a->iterations : ex->iterations,
+                        bl_seed_derive(seed, a->name, 0), on_iter, user};
     out->started = unix_now();
     int rc = bl_boost(&cfg, &tv, c->test.m ? &Xt : NULL, c->test.y, &mo, &out->curve, err);
     out->finished = unix_now();

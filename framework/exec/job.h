@@ -37,6 +37,8 @@ typedef struct bl_job_out {
     size_t m_train, m_test, k, d;
     int threads;
     double started, finished;      /* Unix time */
+    char cv_choice[256];           /* candidate chosen by CV, or ""     */
+    double cv_error;               /* its cross-validated error         */
 } bl_job_out;
 
 /* Read a data spec's file(s): the training file into *all and, for split =

@@ -104,6 +104,8 @@ void bl_wire_put_result(bl_buf *b, const bl_job *j, const bl_job_out *o)
     for (size_t k = 0; k < sizeof arr / sizeof *arr; k++)
         bl_buf_put(b, arr[k], c->n * sizeof(double));
     bl_buf_put(b, c->solver_iters, c->n * sizeof(int));
+    bl_buf_put(b, o->cv_choice, sizeof o->cv_choice);
+    bl_buf_put(b, &o->cv_error, sizeof o->cv_error);
 }
 
 int bl_wire_get_result(bl_buf *b, bl_job *j, bl_job_out *o)
@@ -144,6 +146,11 @@ int bl_wire_get_result(bl_buf *b, bl_job *j, bl_job_out *o)
         rc = bl_buf_get(b, arr[k], n * sizeof(double));
     if (rc == 0)
         rc = bl_buf_get(b, c->solver_iters, n * sizeof(int));
+    if (rc == 0)
+        rc = bl_buf_get(b, o->cv_choice, sizeof o->cv_choice);
+    if (rc == 0)
+        rc = bl_buf_get(b, &o->cv_error, sizeof o->cv_error);
+    o->cv_choice[sizeof o->cv_choice - 1] = 0;
     if (rc < 0)
         bl_job_out_free(o);
     return rc;

@@ -80,6 +80,23 @@ sed 's/^iterations = 25/iterations = 26/' "$TMP/grid.ini" >"$TMP/grid26.ini"
 "$BL" run --output "$TMP/j1" "$TMP/grid26.ini" >/dev/null 2>"$TMP/e26" || fail "changed run: $(cat "$TMP/e26")"
 grep -q "already in the store" "$TMP/e26" && fail "changed iterations reused stored runs"
 
+# hyper-parameters by cross-validation inside each run: one stump cannot
+# tell three classes apart, so 3-fold CV must choose 40 iterations over 1
+cat >"$TMP/cv.ini" <<INI
+[experiment]
+repeats = 2
+iterations = 40
+[data iris]
+file = $SRC/data/iris.csv
+[algorithm a]
+recipe = mcboost-exp
+cv.iterations = {1, 40}
+cv_folds = 3
+INI
+"$BL" run --quiet --jobs 2 --output "$TMP/cv" "$TMP/cv.ini" >/dev/null 2>"$TMP/ecv" || fail "cv run: $(cat "$TMP/ecv")"
+n=$("$BL" results --format csv "$TMP/cv" | grep -c '^cv_chosen = iterations=40$')
+[[ $n -eq 2 ]] || fail "CV chose iterations=40 in $n of 2 runs"
+
 # bad sweeps are refused with file and line
 printf '[data iris]\nfile = %s/data/iris.csv\n[algorithm a]\nrecipe = mcboost-exp\nnu = {1e-3,\n' "$SRC" >"$TMP/bad.ini"
 expect_fail 1 "bad.ini:5: \[algorithm a\] nu: .*missing '}'" -- "$BL" run --check "$TMP/bad.ini"

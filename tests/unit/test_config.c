@@ -248,3 +248,36 @@ Test(config, sweep_value_not_a_name) { refused(VALID_DATA "[algorithm a]\nrecipe
 Test(config, sweep_clash_with_point_name) { refused(VALID_DATA "[algorithm a{nu=0}]\nrecipe = mcboost-exp\n[algorithm a]\nrecipe = mcboost-exp\nnu = {0, 1}\n", 5, "already defined"); }
 Test(config, keep_classes_bad) { refused(VALID_DATA "keep_classes = 1\n" VALID_ALGO, 3, "out of range"); }
 Test(config, class_pick_bad) { refused(VALID_DATA "class_pick = some\n" VALID_ALGO, 3, "first|random"); }
+
+/* ---- cross-validated hyper-parameters ---------------------------------- */
+
+Test(config, cv_candidates_are_full_algorithms)
+{
+    bl_experiment ex;
+    bl_error err;
+    const char *p = write_ini(VALID_DATA "[algorithm a]\nrecipe = multiboost-log\n"
+                              "cv.nu = {1e-6, 1e-4}\ncv.solver.max_iter = {20, 40}\ncv_folds = 3\n");
+    cr_assert_eq(bl_experiment_load(p, &reg, &ex, &err), 0, "%s", err.msg);
+    cr_assert_eq(ex.nalgo, 1, "cv.* must not sweep");
+    const bl_algo_spec *a = &ex.algo[0];
+    cr_assert_eq(a->ncv, 4);
+    cr_assert_eq(a->cv_folds, 3);
+    cr_assert_str_eq(a->cv_label[3], "nu=1e-4,solver.max_iter=40");
+    cr_assert_float_eq(a->cv[3].nu, 1e-4, 1e-18);
+    cr_assert_eq(a->cv[3].solver.v[bl_param_index(a->cv[3].solver.plugin, "max_iter")].i, 40);
+    cr_assert_str_eq(a->cv[0].loss.plugin->name, "margin-log");
+    /* the candidates are part of the algorithm's identity */
+    bl_experiment ex2;
+    p = write_ini(VALID_DATA "[algorithm a]\nrecipe = multiboost-log\ncv.nu = {1e-6, 1e-3}\n");
+    cr_assert_eq(bl_experiment_load(p, &reg, &ex2, &err), 0, "%s", err.msg);
+    cr_assert_neq(bl_algo_hash(&ex.algo[0]), bl_algo_hash(&ex2.algo[0]));
+    cr_assert_eq(ex2.algo[0].cv_folds, 5);
+    bl_experiment_free(&ex);
+    bl_experiment_free(&ex2);
+}
+
+Test(config, cv_needs_braces) { refused(VALID_DATA VALID_ALGO "cv.nu = 1e-4\n", 5, "candidates in braces"); }
+Test(config, cv_not_recipe) { refused(VALID_DATA VALID_ALGO "cv.recipe = {mcboost-exp}\n", 5, "other than recipe"); }
+Test(config, cv_folds_alone) { refused(VALID_DATA VALID_ALGO "cv_folds = 3\n", 5, "only with cv.KEY"); }
+Test(config, cv_folds_range) { refused(VALID_DATA VALID_ALGO "cv.nu = {0, 1}\ncv_folds = 1\n", 6, "out of range"); }
+Test(config, cv_bad_candidate) { refused(VALID_DATA VALID_ALGO "cv.shrinkage = {0.5, 3}\n", 5, "cross-validation candidate shrinkage=3"); }
