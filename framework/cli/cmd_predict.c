@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../engine/model.h"
 #include "../util/fsutil.h"
@@ -13,8 +14,9 @@ static const char *const predict_help =
     "Usage: boostlab predict --model FILE --data FILE [OPTIONS]\n"
     "\n"
     "Predict the class of every row of the data file: one class name per line\n"
-    "on stdout (or --output), and the error rate against the file's labels on\n"
-    "stderr.\n"
+    "on stdout (or --output), and on stderr the error rate against the file's\n"
+    "labels and the time spent scoring (model evaluation and argmax, without\n"
+    "reading files), in all and per example.\n"
     "\n"
     "Options:\n"
     "  -m, --model FILE    model written by 'boostlab train'\n"
@@ -85,8 +87,12 @@ int cmd_predict(int argc, char **argv)
         double *F = bl_xmalloc(all.m * mo.k * sizeof *F);
         int *lab = bl_xmalloc(all.m * sizeof *lab);
         struct bl_matrix X = {all.m, all.d, all.x};
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         bl_model_scores(&mo, &X, F);
         bl_argmax_rows(F, all.m, mo.k, lab);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
         size_t wrong = 0;
         for (size_t i = 0; i < all.m; i++) {
             fprintf(out, "%s\n", mo.class_names[lab[i]]);
@@ -95,8 +101,10 @@ int cmd_predict(int argc, char **argv)
         if (output)
             rc = bl_atomic_commit(&a, &err);
         if (rc == 0 && !quiet)
-            fprintf(stderr, "boostlab: %zu examples, error %.2f%% (%zu wrong)\n", all.m,
-                    all.m ? 100.0 * (double)wrong / (double)all.m : 0.0, wrong);
+            fprintf(stderr, "boostlab: %zu examples, error %.2f%% (%zu wrong); scoring %.4f s "
+                    "(%.4f ms per example, %zu terms)\n", all.m,
+                    all.m ? 100.0 * (double)wrong / (double)all.m : 0.0, wrong, secs,
+                    all.m ? 1e3 * secs / (double)all.m : 0.0, mo.t);
         free(F);
         free(lab);
     }

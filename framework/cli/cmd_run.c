@@ -125,17 +125,23 @@ static void on_failed(void *user, int w, const bl_job *j, const char *msg)
 /* Every job, data set by data set and repeat by repeat, so that a worker's
  * consecutive jobs share their data; those in the store are filled into the
  * summary and left out of *todo. */
-static int plan(run_ctx *c, bl_job **todo, size_t *ntodo, size_t *iters, bl_error *err)
+static int plan(run_ctx *c, bl_job **todo, size_t *ntodo, size_t *iters, size_t *skipped,
+                bl_error *err)
 {
     const bl_experiment *ex = &c->ex;
     size_t n = ex->ndata * ex->nalgo * (size_t)ex->repeats;
     *todo = bl_xmalloc((n ? n : 1) * sizeof **todo);
     *ntodo = 0;
     *iters = 0;
+    *skipped = 0;
     for (size_t d = 0; d < ex->ndata; d++)
         for (int r = 0; r < ex->repeats; r++)
             for (size_t a = 0; a < ex->nalgo; a++) {
                 bl_job j = {d, a, r};
+                if (bl_algo_skips(&ex->algo[a], &ex->data[d])) {
+                    (*skipped)++;
+                    continue;
+                }
                 bl_run_key key;
                 bl_job_key(ex, &j, &key);
                 bl_store_row row;
@@ -258,6 +264,7 @@ int cmd_run(int argc, char **argv)
     char *outdir = bl_strdup(output ? output : c.ex.output);
     char *store_path = bl_path_join(outdir, "results.sqlite");
     size_t runs = c.ex.ndata * c.ex.nalgo * (size_t)c.ex.repeats, ntodo = 0, iters = 0;
+    size_t skipped = 0;
     bl_job *todo = NULL;
     bl_summary_init(&c.sum, &c.ex, outdir);
     /* fail on an unwritable output folder before any work is spent */
@@ -270,7 +277,8 @@ int cmd_run(int argc, char **argv)
     if (rc == 0)
         rc = bl_store_open(store_path, &c.store, &err);
     if (rc == 0)
-        rc = plan(&c, &todo, &ntodo, &iters, &err);
+        rc = plan(&c, &todo, &ntodo, &iters, &skipped, &err);
+    runs -= skipped;
     /* Closed while the workers are forked (a connection must not cross a
      * fork); the first commit opens it again. */
     int planned = rc == 0;
@@ -281,8 +289,11 @@ int cmd_run(int argc, char **argv)
     c.store_path = store_path;
     int workers = mpi ? size - 1 : (size_t)jobs < ntodo ? jobs : (int)(ntodo ? ntodo : 1);
     if (rc == 0 && !quiet) {
-        fprintf(stderr, "boostlab: %s: %zu runs (%zu data sets x %zu algorithms x %d repeats)",
+        fprintf(stderr, "boostlab: %s: %zu runs (%zu data sets x %zu algorithms x %d repeats",
                 c.ex.name, runs, c.ex.ndata, c.ex.nalgo, c.ex.repeats);
+        if (skipped)
+            fprintf(stderr, ", less %zu skipped by skip_data", skipped);
+        fputc(')', stderr);
         if (runs > ntodo)
             fprintf(stderr, ", %zu already in the store", runs - ntodo);
         if (mpi)

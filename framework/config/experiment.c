@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,7 +116,7 @@ static char *variant_sweep(const char *name)
 
 static const char *const algo_keys =
     "recipe, loss, weak, solver, coding, nu, shrinkage, eps, nonneg, iterations, loss.*, "
-    "weak.*, solver.*, coding.*, cv.*, cv_folds, cv_iterations";
+    "weak.*, solver.*, coding.*, cv.*, cv_folds, cv_iterations, skip_data";
 
 static bl_paramset *role_params(bl_algo_spec *a, const char *role, int *role_id)
 {
@@ -185,6 +186,11 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
         if (parse_int(value, 1, 100000000, &it, err) < 0)
             return -1;
         a->iterations = (int)it;
+        return 0;
+    }
+    if (!strcmp(key, "skip_data")) {
+        free(a->skip_data);
+        a->skip_data = bl_strdup(value);
         return 0;
     }
     if (!strcmp(key, "doc")) {
@@ -464,6 +470,13 @@ static int data_path(const bl_ini *ini, const bl_ini_entry *e, char **out, bl_er
         free(p);
         return -1;
     }
+    /* absolute, so the resolved experiment.ini reads the same files from
+     * any directory (and a data set's hash does not depend on the cwd) */
+    char *abs = realpath(p, NULL);
+    if (abs) {
+        free(p);
+        p = abs;
+    }
     free(*out);
     *out = p;
     return 0;
@@ -601,7 +614,7 @@ static int load_data(bl_data_spec *d, const bl_ini *ini, const bl_ini_section *s
 /* ---- the experiment section ------------------------------------------ */
 
 static const char *const exp_keys =
-    "name, doc, seed, repeats, iterations, output, max_bins, threads, paper";
+    "name, doc, seed, repeats, iterations, output, max_bins, threads, paper, paper_table";
 
 static int load_exp_section(bl_experiment *ex, const bl_ini *ini, const bl_ini_section *s,
                             bl_error *err)
@@ -625,6 +638,11 @@ static int load_exp_section(bl_experiment *ex, const bl_ini *ini, const bl_ini_s
             char *dir = bl_path_dir(ini->path);
             char *pp = bl_path_join(dir, e->value);
             free(dir);
+            char *abs = bl_file_exists(pp) ? realpath(pp, NULL) : NULL;
+            if (abs) {
+                free(pp);
+                pp = abs;
+            }
             if (!bl_file_exists(pp)) {
                 rc = bl_errf(&e2, "file '%s' not found", pp);
                 free(pp);
@@ -632,6 +650,9 @@ static int load_exp_section(bl_experiment *ex, const bl_ini *ini, const bl_ini_s
                 free(ex->paper);
                 ex->paper = pp;
             }
+        } else if (!strcmp(k, "paper_table")) {
+            free(ex->paper_table);
+            ex->paper_table = bl_strdup(e->value);
         } else if (!strcmp(k, "output")) {
             ex->output = bl_strdup(e->value);
         } else if (!strcmp(k, "seed")) {
@@ -808,7 +829,20 @@ void bl_algo_free(bl_algo_spec *a)
     free(a->cv);
     free(a->cv_label);
     free(a->cv_lines);
+    free(a->skip_data);
     memset(a, 0, sizeof *a);
+}
+
+int bl_algo_skips(const bl_algo_spec *a, const bl_data_spec *d)
+{
+    if (!a->skip_data)
+        return 0;
+    char *list = bl_strdup(a->skip_data), *save = NULL;
+    int hit = 0;
+    for (char *g = strtok_r(list, ", ", &save); g && !hit; g = strtok_r(NULL, ", ", &save))
+        hit = fnmatch(g, d->name, 0) == 0 || (d->base && fnmatch(g, d->base, 0) == 0);
+    free(list);
+    return hit;
 }
 
 void bl_experiment_free(bl_experiment *ex)
@@ -837,6 +871,7 @@ void bl_experiment_free(bl_experiment *ex)
     free(ex->doc);
     free(ex->output);
     free(ex->paper);
+    free(ex->paper_table);
     memset(ex, 0, sizeof *ex);
 }
 
@@ -894,6 +929,8 @@ void bl_experiment_write(const bl_experiment *ex, FILE *f)
             ex->name, (unsigned long long)ex->seed, ex->repeats, ex->iterations, ex->max_bins);
     if (ex->paper)
         fprintf(f, "paper = %s\n", ex->paper);
+    if (ex->paper_table)
+        fprintf(f, "paper_table = %s\n", ex->paper_table);
     fputc('\n', f);
     for (size_t j = 0; j < ex->ndata; j++) {
         fprintf(f, "[data %s]\n", ex->data[j].name);
@@ -903,6 +940,9 @@ void bl_experiment_write(const bl_experiment *ex, FILE *f)
     for (size_t j = 0; j < ex->nalgo; j++) {
         fprintf(f, "[algorithm %s]\n", ex->algo[j].name);
         bl_algo_write(&ex->algo[j], f);
+        /* which runs exist, not how they train: kept out of the hash */
+        if (ex->algo[j].skip_data)
+            fprintf(f, "skip_data = %s\n", ex->algo[j].skip_data);
         fputc('\n', f);
     }
 }

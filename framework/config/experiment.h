@@ -7,7 +7,7 @@
  * FILE:LINE with the accepted choices, before anything runs.
  *
  *   [experiment]            name, doc, seed, repeats, iterations, output,
- *                           max_bins, threads, paper
+ *                           max_bins, threads, paper, paper_table
  *   [data NAME]             file, format, label, classes, labels,
  *                           test_file, test_labels, split, test_ratio,
  *                           first, per_class, drop, keep_classes,
@@ -15,7 +15,7 @@
  *   [algorithm NAME]        recipe, loss, weak, solver, coding, nu,
  *                           shrinkage, eps, nonneg, iterations, loss.P,
  *                           weak.P, solver.P, coding.P, cv.KEY,
- *                           cv_folds, cv_iterations
+ *                           cv_folds, cv_iterations, skip_data
  *
  * A recipe file configs/NAME.ini holds one [recipe] section with the
  * algorithm keys (but not `recipe`) plus `doc`.
@@ -71,12 +71,17 @@ typedef struct bl_algo_spec {
     char *cv_lines;             /* the cv.* lines as written (hash, write) */
     int cv_folds;               /* default 5                            */
     int cv_iterations;          /* 0 = the run's                        */
+    char *skip_data;            /* comma-separated globs of data sets this
+                                   algorithm is not run on (e.g. where
+                                   it is infeasible), or NULL           */
     char *where;
 } bl_algo_spec;
 
 typedef struct bl_experiment {
     char *path, *name, *doc, *output;
     char *paper;                /* CSV of the paper's numbers, or NULL  */
+    char *paper_table;          /* rows of its `table` column to use, or
+                                   NULL for all                          */
     uint64_t seed;
     int repeats, iterations, max_bins, threads;
     bl_data_spec *data;
@@ -102,6 +107,8 @@ void bl_algo_init(bl_algo_spec *a);
 int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const char *value,
                 bl_error *err);
 void bl_algo_free(bl_algo_spec *a);
+/* Nonzero when algorithm a is not run on data set d (its skip_data). */
+int bl_algo_skips(const bl_algo_spec *a, const bl_data_spec *d);
 
 /* Write the fully resolved experiment (every parameter) as INI. */
 void bl_experiment_write(const bl_experiment *ex, FILE *f);

@@ -11,7 +11,7 @@
  * run's own cross-validation chooses from; see experiment.h.)
  *
  * A section with swept keys stands for the Cartesian product of their
- * values, each point a variant named NAME[key=value,key=value] (keys in the
+ * values, each point a variant named NAME{key=value,key=value} (keys in the
  * order of the file), loaded exactly as if the section had been written out
  * once per point.
  */

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The generic stage-wise / totally corrective boosting loop (see engine.h). */
+/* The generic stage-wise / totally corrective boosting loop (see engine.h),
+ * in class space (scores F, m x k) or, for a coding with a code-space loss
+ * (SDK 1.2, loss.h eval_coded: AdaBoost.MO), in code space (scores f per
+ * code column, m x c, decoded linearly as F = f M^T). */
 #include "engine.h"
 
 #include <boostlab/coding.h>
@@ -63,6 +66,12 @@ typedef struct run {
     double *tscratch;     /* test-set weak outputs before decoding          */
     double **trout;       /* totally corrective: training outputs per term */
     size_t *outdim;
+    /* code space (NULL / 0 in class space): the loss's eval_coded, the fixed
+     * code M0 (k x nc), targets Y (m x nc), code scores f (m x nc) and ft
+     * (test, mt x nc), and every term's per-column coefficients wc (T x nc) */
+    bl_loss_coded_fn coded;
+    size_t nc;
+    double *M0, *Y, *f, *ft, *wc;
 } run;
 
 static void run_free(run *r, size_t nterms)
@@ -76,6 +85,7 @@ static void run_free(run *r, size_t nterms)
     free(r->out); free(r->M); free(r->Gc); free(r->tscratch);
     free(r->F); free(r->G); free(r->Fw); free(r->grad); free(r->Ft); free(r->tout);
     free(r->w); free(r->lower); free(r->upper);
+    free(r->M0); free(r->Y); free(r->f); free(r->ft); free(r->wc);
     if (r->trout)
         for (size_t j = 0; j < nterms; j++)
             free(r->trout[j]);
@@ -162,6 +172,156 @@ static int solve_all(run *r, const bl_algo_spec *a, const struct bl_train *tr, b
     return 0;
 }
 
+/* ---- code space (SDK 1.2) ---------------------------------------------- */
+
+/* The fixed code of a code-space run: the coding's first answer, asked for
+ * as a class-space run asks (iteration 1's seed, the class-space dual
+ * weights at F = 0), and the targets Y_il = M[y_i][l] it implies. */
+static int code_space_init(run *r, const bl_algo_spec *a, const struct bl_train *tr,
+                           uint64_t seed, size_t cmax, bl_error *err)
+{
+    size_t m = tr->m, k = tr->k, c = 0;
+    double *F0 = bl_xcalloc(m * k, sizeof *F0), *G0 = bl_xcalloc(m * k, sizeof *G0);
+    char msg[BL_ERR_MAX] = "";
+    r->lo->eval(r->loss, tr->y, m, k, F0, G0);
+    for (size_t j = 0; j < m * k; j++)
+        G0[j] = -G0[j];
+    int rc = r->co->code(r->coding, tr->y, m, G0, bl_seed_derive(seed, "code", 0), r->M, &c, msg);
+    free(F0);
+    free(G0);
+    if (rc < 0)
+        return bl_errf(err, "iteration 1: coding %s: %s", a->coding.plugin->name, msg);
+    if (c < 1 || c > cmax)
+        return bl_errf(err, "iteration 1: coding %s gave %zu columns (at most %zu)",
+                       a->coding.plugin->name, c, cmax);
+    /* eval_coded's contract: targets in [-1, 1] */
+    for (size_t q = 0; q < k * c; q++)
+        if (!(fabs(r->M[q]) <= 1.0))
+            return bl_errf(err, "coding %s: entry M[%zu][%zu] = %g, but loss %s runs in code "
+                           "space, whose targets M[y_i][l] must lie in [-1, 1]",
+                           a->coding.plugin->name, q / c, q % c, r->M[q], a->loss.plugin->name);
+    r->nc = c;
+    r->M0 = bl_xmalloc(k * c * sizeof *r->M0);
+    memcpy(r->M0, r->M, k * c * sizeof *r->M0);
+    r->Y = bl_xmalloc(m * c * sizeof *r->Y);
+    for (size_t i = 0; i < m; i++)
+        memcpy(r->Y + i * c, r->M0 + (size_t)tr->y[i] * c, c * sizeof *r->Y);
+    return 0;
+}
+
+/* Iteration it's code must be the first one: f accumulates per column, so
+ * a code that changes would mix columns that mean different colorings.
+ * Gk (m x k) receives the code-space dual weights pulled back to classes,
+ * G M^T, the class-space view the coding's contract promises. */
+static int code_space_check(run *r, const bl_algo_spec *a, const struct bl_train *tr,
+                            uint64_t seed, int it, double *Gk, bl_error *err)
+{
+    size_t m = tr->m, k = tr->k, nc = r->nc, c = 0;
+    char msg[BL_ERR_MAX] = "";
+    decode(r->G, m, k, r->M0, nc, Gk);
+    if (r->co->code(r->coding, tr->y, m, Gk, bl_seed_derive(seed, "code", (uint64_t)it), r->M,
+                    &c, msg) < 0)
+        return bl_errf(err, "iteration %d: coding %s: %s", it + 1, a->coding.plugin->name, msg);
+    int same = c == nc;
+    for (size_t q = 0; same && q < k * nc; q++)
+        same = r->M[q] == r->M0[q];
+    if (!same)
+        return bl_errf(err, "iteration %d: coding %s changed its code (iteration 1 gave a %zu x "
+                       "%zu code, this one %s); loss %s runs in code space (it has "
+                       "eval_coded, SDK 1.2), where scores accumulate per code column, so it "
+                       "needs a fixed code, the same M every iteration (e.g. exhaustive, ova, "
+                       "ovo, dense-ecoc), or use a class-space loss such as margin-exp",
+                       it + 1, a->coding.plugin->name, k, nc,
+                       c == nc ? "differs" : "has a different number of columns",
+                       a->loss.plugin->name);
+    return 0;
+}
+
+/* Stage-wise in code space: phi(w) = L(f + h w^T) over the new term's nc
+ * column coefficients, from w = 0, then shrinkage; the answer goes to wc. */
+static int solve_row_code(run *r, const bl_algo_spec *a, size_t m, double *wc, int *iters,
+                          bl_error *err)
+{
+    size_t nc = r->nc;
+    bl_coefobj o;
+    bl_coefobj_row_coded(&o, r->lo, r->loss, r->coded, r->Y, m, nc, r->f, r->out, nc, r->Fw,
+                         r->grad);
+    memset(r->w, 0, nc * sizeof *r->w);
+    if (call_solver(r, a, &o, nc, iters, err) < 0)
+        return -1;
+    for (size_t l = 0; l < nc; l++)
+        wc[l] = r->w[l] * a->shrinkage;
+    return 0;
+}
+
+/* Totally corrective in code space: every term's column coefficients. */
+static int solve_all_code(run *r, const bl_algo_spec *a, size_t m, size_t t, int *iters,
+                          bl_error *err)
+{
+    size_t nc = r->nc, n = t * nc;
+    r->w = bl_xrealloc(r->w, n * sizeof *r->w);
+    r->lower = bl_xrealloc(r->lower, n * sizeof *r->lower);
+    r->upper = bl_xrealloc(r->upper, n * sizeof *r->upper);
+    memcpy(r->w, r->wc, n * sizeof *r->w);
+    bl_coefobj o;
+    bl_coefobj_all_coded(&o, r->lo, r->loss, r->coded, r->Y, m, nc, t,
+                         (const double *const *)r->trout, r->outdim, r->Fw, r->grad);
+    if (call_solver(r, a, &o, n, iters, err) < 0)
+        return -1;
+    memcpy(r->wc, r->w, n * sizeof *r->w);
+    return 0;
+}
+
+/* A code-space term in the model's class-space form, so that saved models
+ * predict with no format change: class r gets sum_l M_rl wc_l h_l(x).  One
+ * shared coefficient (lbfgsb-line) is stored as w_r = alpha with the code M
+ * itself, like AdaBoost.ECC's terms; distinct ones are folded into the
+ * code, M diag(wc), with w_r = 1. */
+static void store_code_term(bl_term *t, const double *M, size_t k, size_t nc, const double *wc)
+{
+    int shared = 1;
+    for (size_t l = 1; l < nc; l++)
+        shared &= wc[l] == wc[0];
+    for (size_t q = 0; q < k; q++)
+        t->w[q] = shared ? wc[0] : 1.0;
+    for (size_t q = 0; q < k * nc; q++)
+        t->code[q] = shared ? M[q] : M[q] * wc[q % nc];
+}
+
+/* Code scores after the newest term (or, totally corrective, all terms
+ * re-weighted) on train and test, then the linear decoding F = f M^T.
+ * touts[j] keeps term j's test outputs (m_t x nc) for a totally corrective
+ * solver. */
+static void code_space_scores(run *r, const bl_model *mo, const struct bl_matrix *Xt,
+                              double **touts, int tc, size_t m, size_t mt, size_t k)
+{
+    size_t nc = r->nc, nt = mo->t;
+    const double *wn = r->wc + (nt - 1) * nc;
+    if (mt) {
+        r->wo->predict(mo->term[nt - 1].hyp, Xt, r->tscratch);
+        if (tc) {
+            touts[nt - 1] = bl_xmalloc(mt * nc * sizeof(double));
+            memcpy(touts[nt - 1], r->tscratch, mt * nc * sizeof(double));
+        }
+    }
+    if (!tc) {
+        bl_add_term(r->f, m, nc, r->out, nc, wn);
+        if (mt)
+            bl_add_term(r->ft, mt, nc, r->tscratch, nc, wn);
+    } else {
+        memset(r->f, 0, m * nc * sizeof *r->f);
+        memset(r->ft, 0, mt * nc * sizeof *r->ft);
+        for (size_t j = 0; j < nt; j++) {
+            bl_add_term(r->f, m, nc, r->trout[j], nc, r->wc + j * nc);
+            if (mt)
+                bl_add_term(r->ft, mt, nc, touts[j], nc, r->wc + j * nc);
+        }
+    }
+    decode(r->f, m, k, r->M0, nc, r->F);
+    if (mt)
+        decode(r->ft, mt, k, r->M0, nc, r->Ft);
+}
+
 int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl_matrix *Xt,
              const int *yt, bl_model *mo, bl_curve *cv, bl_error *err)
 {
@@ -204,21 +364,37 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
             return bl_errf(err, "coding %s: no columns", a->coding.plugin->name);
         }
         r.M = bl_xcalloc(k * cmax, sizeof *r.M);
-        r.Gc = bl_xcalloc(m * cmax, sizeof *r.Gc);
+        /* a code-space loss (SDK 1.2) turns it into one multi-label problem
+         * on the code's columns instead: AdaBoost.MO */
+        r.coded = bl_loss_eval_coded(a->loss.plugin);
+        if (r.coded && code_space_init(&r, a, tr, cfg->seed, cmax, err) < 0) {
+            run_free(&r, 0);
+            return -1;
+        }
+        if (!r.coded)
+            r.Gc = bl_xcalloc(m * cmax, sizeof *r.Gc);
     }
+    int cs = r.coded != NULL;
     size_t mk = m * k, wide = cmax > k ? cmax : k;
+    size_t ms = cs ? m * r.nc : mk; /* scores the loss sees: F, or f in code space */
+    size_t nw = cs && r.nc > k ? r.nc : k;
     r.F = bl_xcalloc(mk, sizeof *r.F);
-    r.G = bl_xcalloc(mk, sizeof *r.G);
-    r.Fw = bl_xcalloc(mk, sizeof *r.Fw);
-    r.grad = bl_xcalloc(mk, sizeof *r.grad);
+    r.G = bl_xcalloc(ms, sizeof *r.G);
+    r.Fw = bl_xcalloc(ms, sizeof *r.Fw);
+    r.grad = bl_xcalloc(ms, sizeof *r.grad);
     r.Ft = bl_xcalloc(mt * k, sizeof *r.Ft);
     r.tout = bl_xcalloc(mt * k, sizeof *r.tout);
     r.tscratch = bl_xcalloc(mt * wide, sizeof *r.tscratch);
-    r.w = bl_xcalloc(k, sizeof *r.w);
-    r.lower = bl_xcalloc(k, sizeof *r.lower);
-    r.upper = bl_xcalloc(k, sizeof *r.upper);
+    r.w = bl_xcalloc(nw, sizeof *r.w);
+    r.lower = bl_xcalloc(nw, sizeof *r.lower);
+    r.upper = bl_xcalloc(nw, sizeof *r.upper);
     r.out = bl_xcalloc(m * wide, sizeof *r.out);
     r.cls = co ? bl_xcalloc(mk, sizeof *r.cls) : r.out;
+    if (cs) {
+        r.f = bl_xcalloc(ms, sizeof *r.f);
+        r.ft = bl_xcalloc(mt * r.nc, sizeof *r.ft);
+        r.wc = bl_xcalloc((size_t)(T > 0 ? T : 1) * r.nc, sizeof *r.wc);
+    }
     double **touts = NULL; /* totally corrective: test outputs per term */
     if (tc) {
         r.trout = bl_xcalloc((size_t)T, sizeof *r.trout);
@@ -226,17 +402,26 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         touts = bl_xcalloc((size_t)T, sizeof *touts);
     }
     int rc = 0;
-    double L = r.lo->eval(r.loss, tr->y, m, k, r.F, r.grad);
+    double L = cs ? r.coded(r.loss, r.Y, m, r.nc, r.f, r.grad)
+                  : r.lo->eval(r.loss, tr->y, m, k, r.F, r.grad);
     cv->train_loss0 = L;
     cv->train_err0 = bl_error_rate(r.F, tr->y, m, k);
     cv->test_err0 = mt ? bl_error_rate(r.Ft, yt, mt, k) : NAN;
     for (int it = 0; it < T; it++) {
         double t0 = now();
-        for (size_t j = 0; j < mk; j++)
+        for (size_t j = 0; j < ms; j++)
             r.G[j] = -r.grad[j];
         const double *Gfit = r.G;
         size_t c = k;
-        if (co) {
+        if (cs) {
+            /* G = -dL/df goes to the weak learner as is, one column per
+             * code column; r.cls (m x k, unused in code space) holds G M^T */
+            c = r.nc;
+            if (it > 0 && code_space_check(&r, a, tr, cfg->seed, it, r.cls, err) < 0) {
+                rc = -1;
+                break;
+            }
+        } else if (co) {
             if (co->code(r.coding, tr->y, m, r.G, bl_seed_derive(cfg->seed, "code", (uint64_t)it),
                          r.M, &c, msg) < 0) {
                 rc = bl_errf(err, "iteration %d: coding %s: %s", it + 1, a->coding.plugin->name, msg);
@@ -273,14 +458,29 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         }
         memset(r.w, 0, k * sizeof *r.w);
         bl_model_add(mo, res.hyp, od, r.w); /* the model owns the hypothesis from here */
-        if (co) {
+        if (cs) {
+            bl_model_set_code(mo, r.M0, c); /* coefficients are stored below */
+        } else if (co) {
             decode(r.out, m, k, r.M, c, r.cls);
             bl_model_set_code(mo, r.M, c);
             tod = k;
         }
         bl_term *term = &mo->term[mo->t - 1];
         int iters = 0;
-        if (!tc) {
+        if (cs) {
+            size_t nt = mo->t;
+            if (!tc) {
+                rc = solve_row_code(&r, a, m, r.wc + (nt - 1) * c, &iters, err);
+            } else {
+                r.trout[nt - 1] = bl_xmalloc(m * c * sizeof(double));
+                memcpy(r.trout[nt - 1], r.out, m * c * sizeof(double));
+                r.outdim[nt - 1] = c;
+                rc = solve_all_code(&r, a, m, nt, &iters, err);
+            }
+            if (rc == 0)
+                for (size_t j = tc ? 0 : nt - 1; j < nt; j++)
+                    store_code_term(&mo->term[j], r.M0, k, c, r.wc + j * c);
+        } else if (!tc) {
             rc = solve_row(&r, a, tr, r.cls, tod, &iters, err);
             memcpy(term->w, r.w, k * sizeof *r.w);
         } else {
@@ -295,27 +495,32 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         }
         double t3 = now();
         /* scores on train and test */
-        if (mt) {
-            bl_term_outputs(mo, term, Xt, r.tout, r.tscratch);
-            if (tc) {
-                touts[mo->t - 1] = bl_xmalloc(mt * tod * sizeof(double));
-                memcpy(touts[mo->t - 1], r.tout, mt * tod * sizeof(double));
-            }
-        }
-        if (!tc) {
-            bl_add_term(r.F, m, k, r.cls, tod, r.w);
-            if (mt)
-                bl_add_term(r.Ft, mt, k, r.tout, tod, r.w);
+        if (cs) {
+            code_space_scores(&r, mo, Xt, touts, tc, m, mt, k);
         } else {
-            memset(r.F, 0, mk * sizeof *r.F);
-            memset(r.Ft, 0, mt * k * sizeof *r.Ft);
-            for (size_t j = 0; j < mo->t; j++) {
-                bl_add_term(r.F, m, k, r.trout[j], r.outdim[j], mo->term[j].w);
+            if (mt) {
+                bl_term_outputs(mo, term, Xt, r.tout, r.tscratch);
+                if (tc) {
+                    touts[mo->t - 1] = bl_xmalloc(mt * tod * sizeof(double));
+                    memcpy(touts[mo->t - 1], r.tout, mt * tod * sizeof(double));
+                }
+            }
+            if (!tc) {
+                bl_add_term(r.F, m, k, r.cls, tod, r.w);
                 if (mt)
-                    bl_add_term(r.Ft, mt, k, touts[j], r.outdim[j], mo->term[j].w);
+                    bl_add_term(r.Ft, mt, k, r.tout, tod, r.w);
+            } else {
+                memset(r.F, 0, mk * sizeof *r.F);
+                memset(r.Ft, 0, mt * k * sizeof *r.Ft);
+                for (size_t j = 0; j < mo->t; j++) {
+                    bl_add_term(r.F, m, k, r.trout[j], r.outdim[j], mo->term[j].w);
+                    if (mt)
+                        bl_add_term(r.Ft, mt, k, touts[j], r.outdim[j], mo->term[j].w);
+                }
             }
         }
-        L = r.lo->eval(r.loss, tr->y, m, k, r.F, r.grad);
+        L = cs ? r.coded(r.loss, r.Y, m, c, r.f, r.grad)
+               : r.lo->eval(r.loss, tr->y, m, k, r.F, r.grad);
         if (!isfinite(L)) {
             rc = bl_errf(err, "iteration %d: loss %s became %g", it + 1, a->loss.plugin->name, L);
             break;

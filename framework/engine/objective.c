@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Coefficient-step objectives (see objective.h). */
+/* Coefficient-step objectives, in class space and in code space (see objective.h). */
 #include "objective.h"
 
 #include <string.h>
@@ -55,6 +55,40 @@ void bl_coefobj_all(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss, co
     o->outdim = outdim;
 }
 
+void bl_coefobj_row_coded(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss,
+                          bl_loss_coded_fn coded, const double *Y, size_t m, size_t c,
+                          const double *f, const double *s, size_t sdim, double *scratch_f,
+                          double *scratch_grad)
+{
+    init(o, ops, loss, NULL, m, c, scratch_f, scratch_grad);
+    o->coded = coded;
+    o->Y = Y;
+    o->F = f;
+    o->s = s;
+    o->sdim = sdim;
+}
+
+void bl_coefobj_all_coded(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss,
+                          bl_loss_coded_fn coded, const double *Y, size_t m, size_t c, size_t t,
+                          const double *const *out, const size_t *outdim, double *scratch_f,
+                          double *scratch_grad)
+{
+    init(o, ops, loss, NULL, m, c, scratch_f, scratch_grad);
+    o->coded = coded;
+    o->Y = Y;
+    o->t = t;
+    o->out = out;
+    o->outdim = outdim;
+}
+
+/* The loss at scores S (class scores F, or code scores f in code space). */
+static double loss_at(const bl_coefobj *o, const double *S, double *grad)
+{
+    if (o->coded)
+        return o->coded(o->loss, o->Y, o->m, o->k, S, grad);
+    return o->ops->eval(o->loss, o->y, o->m, o->k, S, grad);
+}
+
 /* g[r] = sum_i s_i * G[i,r]  (or s_ir * G[i,r] for vector outputs) */
 static void project(const double *G, size_t m, size_t k, const double *s, size_t sdim,
                     double *g)
@@ -75,7 +109,7 @@ double bl_coefobj_eval(void *ctx, const double *w, double *grad)
     if (o->t == 0) {
         memcpy(o->Fw, o->F, m * k * sizeof *o->Fw);
         bl_add_term(o->Fw, m, k, o->s, o->sdim, w);
-        double L = o->ops->eval(o->loss, o->y, m, k, o->Fw, grad ? o->grad : NULL);
+        double L = loss_at(o, o->Fw, grad ? o->grad : NULL);
         if (grad)
             project(o->grad, m, k, o->s, o->sdim, grad);
         return L;
@@ -83,7 +117,7 @@ double bl_coefobj_eval(void *ctx, const double *w, double *grad)
     memset(o->Fw, 0, m * k * sizeof *o->Fw);
     for (size_t j = 0; j < o->t; j++)
         bl_add_term(o->Fw, m, k, o->out[j], o->outdim[j], w + j * k);
-    double L = o->ops->eval(o->loss, o->y, m, k, o->Fw, grad ? o->grad : NULL);
+    double L = loss_at(o, o->Fw, grad ? o->grad : NULL);
     if (grad)
         for (size_t j = 0; j < o->t; j++)
             project(o->grad, m, k, o->out[j], o->outdim[j], grad + j * k);

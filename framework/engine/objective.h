@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The smooth objectives the engine hands a coefficient solver: the loss as
  * a function of the newest coefficient row (stage-wise) or of all rows
- * (totally corrective), with gradients by the chain rule through F. */
+ * (totally corrective), with gradients by the chain rule through F.  In
+ * code space (SDK 1.2, loss.h eval_coded) the same objectives run on the
+ * code scores f (m x c) with the loss's eval_coded and targets Y: every
+ * "k" below is then the number of code columns c. */
 #ifndef BL_ENGINE_OBJECTIVE_H
 #define BL_ENGINE_OBJECTIVE_H
 
@@ -21,6 +24,9 @@ typedef struct bl_coefobj {
     size_t t;
     const double *const *out;
     const size_t *outdim;
+    /* code space: eval_coded with targets Y (m x k) instead of eval with y */
+    bl_loss_coded_fn coded;
+    const double *Y;
     /* scratch, m x k each */
     double *Fw, *grad;
     long evals;
@@ -35,6 +41,17 @@ void bl_coefobj_row(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss, co
 void bl_coefobj_all(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss, const int *y,
                     size_t m, size_t k, size_t t, const double *const *out,
                     const size_t *outdim, double *scratch_Fw, double *scratch_grad);
+/* The same two objectives in code space: f (m x c code scores), targets Y
+ * (m x c), s / out m x sdim with sdim 1 or c.  No row fast path (row_prepare
+ * is a class-space entry). */
+void bl_coefobj_row_coded(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss,
+                          bl_loss_coded_fn coded, const double *Y, size_t m, size_t c,
+                          const double *f, const double *s, size_t sdim, double *scratch_f,
+                          double *scratch_grad);
+void bl_coefobj_all_coded(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss,
+                          bl_loss_coded_fn coded, const double *Y, size_t m, size_t c, size_t t,
+                          const double *const *out, const size_t *outdim, double *scratch_f,
+                          double *scratch_grad);
 double bl_coefobj_eval(void *ctx, const double *w, double *grad);
 void bl_coefobj_done(bl_coefobj *o);
 

@@ -481,9 +481,11 @@ int bl_plot_lines(const bl_lineplot *p, const char *base, bl_error *err)
     bl_gp_init(&g, 800, 500);
     bl_gp_style(&g);
     axis_labels(&g, p->title, p->xlabel, p->ylabel);
-    /* x fitted to the data (iterations 1..T, not 1..10^k); y gets
-     * gnuplot's rounded range. */
-    bl_gp_cmd(&g, "set grid\nset format y '%%g'\nset format x '%%g'\nset autoscale xfix\n");
+    /* x fitted to the data (iterations 1..T, not 1..10^k) with a small
+     * margin so that end points and their error bars are not clipped; y
+     * gets gnuplot's rounded range. */
+    bl_gp_cmd(&g, "set grid\nset format y '%%g'\nset format x '%%g'\nset autoscale xfix\n"
+                  "set offsets graph 0.02, graph 0.02, 0, 0\n");
     if (logx)
         bl_gp_cmd(&g, "set logscale x 10\n");
     if (logy)

@@ -109,14 +109,18 @@ void bl_progress_end(bl_progress *p, int slot, double test_err, size_t iters, do
     s->busy = 0;
     p->runs_done++;
     if (!p->quiet) {
-        char el[32];
-        fmt_secs(now() - p->start, el, sizeof el);
+        char el[32], eta[32];
+        double t = now() - p->start;
+        double frac = p->iters_total ? (double)iters_now(p) / (double)p->iters_total : 1;
+        fmt_secs(t, el, sizeof el);
+        fmt_secs(frac > 0 && frac < 1 ? t * (1 - frac) / frac : 0, eta, sizeof eta);
         if (p->tty)
             fprintf(stderr, "\r\033[K");
         fprintf(stderr, "[%zu/%zu] %s: ", p->runs_done, p->runs_total, s->label);
         if (!isnan(test_err))
             fprintf(stderr, "test error %.2f%% after ", 100 * test_err);
-        fprintf(stderr, "%zu iterations, %.2fs (elapsed %s)\n", iters, secs, el);
+        fprintf(stderr, "%zu iterations, %.2fs (elapsed %s, about %s left)\n", iters, secs, el,
+                eta);
     }
     draw(p);
 }

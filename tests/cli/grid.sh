@@ -92,10 +92,16 @@ file = $SRC/data/iris.csv
 recipe = mcboost-exp
 cv.iterations = {1, 40}
 cv_folds = 3
+[algorithm never]
+recipe = samme
+skip_data = wine, iri*
 INI
-"$BL" run --quiet --jobs 2 --output "$TMP/cv" "$TMP/cv.ini" >/dev/null 2>"$TMP/ecv" || fail "cv run: $(cat "$TMP/ecv")"
+"$BL" run --jobs 2 --output "$TMP/cv" "$TMP/cv.ini" >/dev/null 2>"$TMP/ecv" || fail "cv run: $(cat "$TMP/ecv")"
 n=$("$BL" results --format csv "$TMP/cv" | grep -c '^cv_chosen = iterations=40$')
 [[ $n -eq 2 ]] || fail "CV chose iterations=40 in $n of 2 runs"
+grep -q "2 runs (1 data sets x 2 algorithms x 2 repeats, less 2 skipped by skip_data)" "$TMP/ecv" \
+  || fail "skip_data: $(head -1 "$TMP/ecv")"
+"$BL" results --format csv --algo never "$TMP/cv" | tail -n +2 | grep -q . && fail "a skipped algorithm ran"
 
 # bad sweeps are refused with file and line
 printf '[data iris]\nfile = %s/data/iris.csv\n[algorithm a]\nrecipe = mcboost-exp\nnu = {1e-3,\n' "$SRC" >"$TMP/bad.ini"

@@ -1,3 +1,204 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# placeholder
-exit 77
+# `boostlab report`: the HTML page and its Markdown twin from an output
+# folder: tables with the best value in bold and the paper's numbers, the
+# statistical tests, plots (curves, CD diagram, decision boundaries of a
+# 2-D data set), a report without gnuplot, odd stores, and the errors.
+. "$(dirname "$0")/lib.sh"
+
+# two interleaved half-moons: a 2-D problem with a curved boundary
+python3 - "$TMP/moons.csv" <<'PY'
+import math, random, sys
+random.seed(7)
+with open(sys.argv[1], "w") as f:
+    f.write("x1,x2,label\n")
+    for i in range(120):
+        c = i % 2
+        t = math.pi * random.random()
+        x, y = (math.cos(t), math.sin(t)) if c == 0 else (1 - math.cos(t), 0.5 - math.sin(t))
+        f.write("%.4f,%.4f,%s\n" % (x + random.gauss(0, 0.1), y + random.gauss(0, 0.1),
+                                    "upper" if c == 0 else "lower"))
+PY
+
+cat >"$TMP/paper.csv" <<'CSV'
+# numbers "printed in the paper" (made up for the test)
+table,data,algorithm,paper_mean,paper_std
+t1,iris,exp,5.3,2.1
+t1,"moons",log,12.5,3.25
+t1,letter,exp,9.9,1.0
+t2,iris,exp,77.7,7.7
+CSV
+
+cat >"$TMP/rep.ini" <<INI
+[experiment]
+name = report-test
+repeats = 3
+iterations = 30
+paper = paper.csv
+paper_table = t1
+[data iris]
+file = $SRC/data/iris.csv
+test_ratio = 0.3
+[data wine]
+file = $SRC/data/wine.csv
+test_ratio = 0.3
+[data moons]
+file = $TMP/moons.csv
+test_ratio = 0.3
+[algorithm exp]
+recipe = mcboost-exp
+[algorithm log]
+recipe = mcboost-log
+[algorithm samme]
+recipe = samme
+INI
+
+"$BL" run --quiet --jobs 2 --output "$TMP/res" "$TMP/rep.ini" >/dev/null 2>"$TMP/run.err" ||
+  fail "run: $(cat "$TMP/run.err")"
+"$BL" report "$TMP/res" >"$TMP/rep.out" 2>"$TMP/rep.err" || fail "report: $(cat "$TMP/rep.err")"
+R=$TMP/res/report
+[[ -s $R/report.html ]] || fail "no report.html"
+[[ -s $R/report.md ]] || fail "no report.md"
+
+# plots need gnuplot; without it only the tables and tests are checked
+have_gp=0
+command -v "${BOOSTLAB_GNUPLOT:-gnuplot}" >/dev/null 2>&1 && have_gp=1
+((have_gp)) || echo "note: gnuplot not found, plot checks skipped"
+
+# self-contained: SVG inlined, nothing fetched from elsewhere
+((have_gp)) && ! grep -q "<svg" "$R/report.html" && fail "report.html has no inline SVG"
+grep -Eiq "(src|href)[[:space:]]*=[[:space:]]*[\"']?[[:space:]]*(https?:|//)|url\([\"']?(https?:|//)" "$R/report.html" &&
+  fail "report.html refers to something outside: $(grep -Eio "(src|href)=.{0,40}" "$R/report.html" | head -3)"
+grep -Eiq "<(img|link|script)[[:space:]]" "$R/report.html" && fail "report.html loads images, styles or scripts"
+
+# the bold value of each data set's row is the lowest mean test error
+"$BL" results --format csv "$TMP/res" >"$TMP/all.csv" || fail "results csv"
+python3 - "$TMP/all.csv" "$R/report.md" <<'PY' || fail "bold best values in report.md are wrong"
+import csv, re, statistics, sys
+runs = list(csv.DictReader(open(sys.argv[1])))
+mean = {}
+for r in runs:
+    mean.setdefault((r["data"], r["algo"]), []).append(float(r["test_err"]))
+mean = {k: 100 * statistics.mean(v) for k, v in mean.items()}
+md = open(sys.argv[2]).read()
+sec = md.split("### Test error", 1)[1].split("###", 1)[0]
+rows = [l for l in sec.splitlines() if l.startswith("|")]
+head = [c.strip() for c in rows[0].strip("|").split("|")]
+assert head[1:] == ["exp", "log", "samme"], head
+seen = 0
+for line in rows[2:]:
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    data = cells[0]
+    best = min(mean[(data, a)] for a in head[1:])
+    want = {a for a in head[1:] if round(mean[(data, a)], 2) == round(best, 2)}
+    got = {head[j] for j, c in enumerate(cells) if j and c.startswith("**")}
+    assert got == want, (data, got, want, cells)
+    for j, c in enumerate(cells[1:], 1):
+        m = re.match(r"\**([0-9.]+) \(", c)
+        assert m and abs(float(m.group(1)) - mean[(data, head[j])]) < 0.006, (c, mean[(data, head[j])])
+    seen += 1
+assert seen == 3, seen
+# the paper's numbers beside ours, in the right cells
+assert re.search(r"^\| iris \|[^|]*· paper 5\.3 \(2\.1\) \|", sec, re.M), sec
+assert re.search(r"^\| moons \|[^|]*\|[^|]*· paper 12\.5 \(3\.25\) \|", sec, re.M), sec
+assert "9.9" not in sec
+PY
+grep -q "paper 5.3 (2.1)" "$R/report.html" || fail "report.html lacks the paper's numbers"
+grep -q "77.7" "$R/report.md" && fail "a row of another paper table (paper_table) was used"
+
+# the statistics
+for f in "$R/report.md" "$R/report.html"; do
+  for s in "Friedman test" "average rank" "Nemenyi critical difference" "Wilcoxon signed-rank" \
+           "Paired t-test" "Two-proportion z-test" "boostlab report"; do
+    grep -q "$s" "$f" || fail "$(basename "$f") lacks '$s'"
+  done
+done
+grep -q "exp vs samme" "$R/report.md" || fail "no reference-vs-other rows"
+grep -q "boostlab run -o" "$R/report.md" || fail "no command to rerun the experiment"
+
+# plots: curves, CD diagram, and the decision boundaries of the 2-D set only
+if ((have_gp)); then
+for p in err-iris time-wine err-moons cd boundary-moons-exp boundary-moons-log boundary-moons-samme; do
+  [[ -s $R/plots/$p.png && -s $R/plots/$p.svg ]] || fail "plot $p missing: $(ls "$R/plots" | tr '\n' ' ')"
+done
+ls "$R/plots" | grep -q "boundary-iris" && fail "a boundary plot for a 4-D data set"
+grep -q "(plots/boundary-moons-log.png)" "$R/report.md" || fail "report.md does not link the boundary plot"
+n=$(grep -c "<svg" "$R/report.html")
+[[ $n -eq $(ls "$R/plots"/*.svg | wc -l) ]] || fail "report.html inlines $n SVGs, plots/ holds $(ls "$R/plots"/*.svg | wc -l)"
+fi
+
+# --reference, --alpha and --output
+"$BL" report --reference samme --alpha 0.1 --output "$TMP/ref" --no-plots "$TMP/res" 2>"$TMP/e" ||
+  fail "report --reference: $(cat "$TMP/e")"
+grep -q "samme vs exp" "$TMP/ref/report.md" || fail "--reference samme not used"
+grep -q "alpha = 0.1" "$TMP/ref/report.md" || fail "--alpha 0.1 not used"
+grep -q "no-plots" "$TMP/ref/report.md" || fail "--no-plots not said"
+
+# no gnuplot: a report without plots, saying so
+BOOSTLAB_GNUPLOT=/nonexistent "$BL" report -o "$TMP/nogp" "$TMP/res" 2>"$TMP/e" ||
+  fail "report without gnuplot: $(cat "$TMP/e")"
+grep -q "<svg" "$TMP/nogp/report.html" && fail "plots without gnuplot"
+grep -q "gnuplot-nox" "$TMP/nogp/report.html" || fail "report.html does not say how to get plots"
+grep -q "gnuplot-nox" "$TMP/nogp/report.md" || fail "report.md does not say how to get plots"
+[[ -e $TMP/nogp/plots ]] && [[ -n $(ls "$TMP/nogp/plots") ]] && fail "plot files without gnuplot"
+
+# an odd store: no test errors on one data set (as without a test part),
+# a repeat missing, and the experiment file gone
+cp -r "$TMP/res" "$TMP/odd"
+rm -rf "$TMP/odd/report" "$TMP/odd/experiment.ini"
+python3 - "$TMP/odd/results.sqlite" <<'PY' || fail "could not edit the store copy"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("PRAGMA foreign_keys = ON")
+ids = [r[0] for r in db.execute("SELECT id FROM runs WHERE data = 'wine'")]
+db.execute("UPDATE runs SET test_err = NULL, test_err0 = NULL, m_test = 0 WHERE data = 'wine'")
+db.execute("UPDATE curves SET test_err = NULL WHERE run_id IN (%s)" % ",".join(map(str, ids)))
+db.execute("DELETE FROM runs WHERE data = 'iris' AND algo = 'log' AND rep = 2")
+db.commit()
+PY
+"$BL" report "$TMP/odd" 2>"$TMP/e" || fail "report of an odd store: $(cat "$TMP/e")"
+grep -q "n=2" "$TMP/odd/report/report.md" || fail "a cell with fewer repeats is not marked"
+grep -q "store order" "$TMP/odd/report/report.md" || fail "no note on the missing experiment.ini"
+((have_gp)) && ! grep -q "decision boundaries skipped" "$TMP/odd/report/report.md" &&
+  fail "no note on skipped boundaries"
+
+# one data set, one algorithm, one repeat: tests omitted with a reason
+cat >"$TMP/tiny.ini" <<INI
+[experiment]
+name = tiny
+repeats = 1
+iterations = 5
+[data iris]
+file = $SRC/data/iris.csv
+[algorithm exp]
+recipe = mcboost-exp
+INI
+"$BL" run --quiet --output "$TMP/tiny" "$TMP/tiny.ini" >/dev/null 2>&1 || fail "tiny run"
+"$BL" report "$TMP/tiny" 2>"$TMP/e" || fail "report of one run: $(cat "$TMP/e")"
+grep -q "Friedman test omitted" "$TMP/tiny/report/report.md" || fail "tiny: Friedman not omitted"
+grep -q "omitted: there is only one algorithm" "$TMP/tiny/report/report.md" ||
+  fail "tiny: pairwise tests not omitted"
+
+# errors
+expect_fail 1 "no results store \(results.sqlite\) here" -- "$BL" report "$TMP/nothing"
+[[ ! -e $TMP/nothing ]] || fail "report created the missing folder"
+mkdir "$TMP/empty"
+expect_fail 1 "no results store" -- "$BL" report "$TMP/empty"
+[[ -z $(ls "$TMP/empty") ]] || fail "report wrote into a folder without a store"
+mkdir "$TMP/none" && cp "$TMP/res/results.sqlite" "$TMP/none/"
+python3 - "$TMP/none/results.sqlite" <<'PY' || fail "could not empty the store copy"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("PRAGMA foreign_keys = ON")
+db.execute("DELETE FROM runs")
+db.commit()
+PY
+expect_fail 1 "results store holds no runs" -- "$BL" report "$TMP/none"
+[[ ! -e $TMP/none/report ]] || fail "report of an empty store wrote a report"
+expect_fail 1 "no such algorithm \(algorithms: exp, log, samme\)" -- \
+  "$BL" report --reference nope "$TMP/res"
+expect_fail 1 "no runs of experiment" -- "$BL" report --experiment nope "$TMP/res"
+expect_fail 2 "--alpha expects" -- "$BL" report --alpha 1.5 "$TMP/res"
+expect_fail 2 "unknown option" -- "$BL" report --bogus "$TMP/res"
+expect_fail 2 "expects one output folder" -- "$BL" report
+"$BL" report --help | grep -q "Usage: boostlab report" || fail "report --help"
+finish

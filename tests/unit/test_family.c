@@ -15,7 +15,15 @@
  *   - the solver prox-group (GradBoost's reconstructed row step): the group
  *     soft-threshold closed forms on quadratics (free and w >= 0), lambda
  *     large -> 0, the one-step form, a general quadratic, and the
- *     optimality conditions on a softmax row problem.
+ *     optimality conditions on a softmax row problem;
+ *   - AdaBoost.MO (§7.5) in the engine's code space (SDK 1.2, suite mo):
+ *     the loss mo-exp (eval_coded against finite differences, at f = 0,
+ *     normalize, extremes, threads; its class-space eval is mh-exp's), the
+ *     recipe against the spec's pseudo-code written out here (alpha and
+ *     class scores, iteration by iteration), the 3-column code for k = 3,
+ *     the dagger refusal for k = 14, a model file round trip, the refusal
+ *     of a changing code, per-column coefficients (lbfgsb-row, lbfgsb-tc),
+ *     and a 1.1 loss descriptor never being run in code space.
  */
 #include <criterion/criterion.h>
 #include "testutil.h"
@@ -23,6 +31,10 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "data/quantize.h"
+#include "engine/engine.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -887,4 +899,581 @@ Test(prox, softmax_row_optimality)
     }
     ops->destroy(S);
     L.ops->destroy(L.self);
+}
+
+/* ---- AdaBoost.MO: the loss mo-exp in code space ------------------------------ */
+
+static struct lossinst open_mo(int normalize, const struct bl_host *host)
+{
+    struct lossinst L = open_loss_host("plugins/loss/mo_exp", "mo-exp", "normalize", normalize, host);
+    cr_assert(BL_SDK_HAS(L.p->sdk_version, 2), "mo-exp is an SDK 1.2 plugin");
+    cr_assert_not_null(bl_loss_eval_coded(L.p), "mo-exp has eval_coded");
+    return L;
+}
+
+/* Random targets in {-1, 0, +1} (ternary codes included) and scores. */
+static void random_coded(size_t m, size_t c, double scale, double *Y, double *f)
+{
+    for (size_t j = 0; j < m * c; j++) {
+        double u = urand();
+        Y[j] = u < 0.45 ? -1.0 : u < 0.9 ? 1.0 : 0.0;
+        f[j] = urange(-scale, scale);
+    }
+}
+
+/* dL/df against central differences, one example at a time (as above). */
+Test(mo, eval_coded_derivatives_fd)
+{
+    for (int norm = 0; norm < 2; norm++) {
+        struct lossinst L = open_mo(norm, &test_host);
+        rng_seed(91 + (uint64_t)norm);
+        const double h = 1e-5;
+        for (size_t sc = 0; sc < 3; sc++)
+            for (size_t sh = 0; sh < NSHAPES; sh++) {
+                size_t m = shapes[sh][0], c = shapes[sh][1], n = m * c;
+                double *Y = malloc(n * sizeof *Y), *f = malloc(n * sizeof *f);
+                double *g = malloc(n * sizeof *g), *g1 = malloc(c * sizeof *g1);
+                random_coded(m, c, scales[sc], Y, f);
+                double v = L.ops->eval_coded(L.self, Y, m, c, f, g), vs = 0;
+                cr_assert(isfinite(v));
+                cr_assert_eq(v, L.ops->eval_coded(L.self, Y, m, c, f, NULL));
+                double s1 = norm ? 1.0 / (double)m : 1.0;
+                for (size_t i = 0; i < m; i++) {
+                    double *fi = f + i * c;
+                    double vi = s1 * L.ops->eval_coded(L.self, Y + i * c, 1, c, fi, NULL);
+                    vs += vi;
+                    for (size_t l = 0; l < c; l++) {
+                        double keep = fi[l], xp = keep + h, xm = keep - h;
+                        fi[l] = xp;
+                        double fp = L.ops->eval_coded(L.self, Y + i * c, 1, c, fi, g1);
+                        fi[l] = xm;
+                        double fm = L.ops->eval_coded(L.self, Y + i * c, 1, c, fi, g1);
+                        fi[l] = keep;
+                        double fd = s1 * (fp - fm) / (xp - xm);
+                        double rnd = 16 * DBL_EPSILON * fabs(vi) / h;
+                        cr_assert(fabs(g[i * c + l] - fd) <= 1e-7 * fabs(fd) + rnd + 1e-300,
+                                  "normalize %d scale %g m=%zu c=%zu (%zu,%zu): grad %.15g, fd %.15g",
+                                  norm, scales[sc], m, c, i, l, g[i * c + l], fd);
+                        if (Y[i * c + l] == 0.0)
+                            cr_assert_eq(g[i * c + l], 0.0, "a 0 target carries no weight");
+                    }
+                }
+                cr_assert(fabs(v - vs) <= 1e-12 * fabs(v), "a sum over examples");
+                free(Y), free(f), free(g), free(g1);
+            }
+        L.ops->destroy(L.self);
+    }
+}
+
+/* At f = 0: the value is s m c and -grad = s Y (s = 1 or 1/m). */
+Test(mo, eval_coded_at_zero_and_normalize)
+{
+    struct lossinst A = open_mo(0, &test_host), B = open_mo(1, &test_host);
+    size_t m = 23, c = 7, n = m * c;
+    double Y[23 * 7], f[23 * 7], ga[23 * 7], gb[23 * 7];
+    rng_seed(93);
+    random_coded(m, c, 1.0, Y, f);
+    for (size_t j = 0; j < n; j++)
+        Y[j] = Y[j] == 0.0 ? 1.0 : Y[j], f[j] = 0.0;
+    cr_assert_eq(A.ops->eval_coded(A.self, Y, m, c, f, ga), (double)n);
+    for (size_t j = 0; j < n; j++)
+        cr_assert_eq(-ga[j], Y[j]);
+    rng_seed(94);
+    random_coded(m, c, 3.0, Y, f);
+    double va = A.ops->eval_coded(A.self, Y, m, c, f, ga), vb = B.ops->eval_coded(B.self, Y, m, c, f, gb);
+    cr_assert(fabs(vb - va / (double)m) <= 1e-14 * vb);
+    for (size_t j = 0; j < n; j++)
+        cr_assert(fabs(gb[j] - ga[j] / (double)m) <= 1e-15 * (1 + fabs(gb[j])));
+    A.ops->destroy(A.self);
+    B.ops->destroy(B.self);
+}
+
+/* Finite for any finite f (the clamp), with 1 or 4 threads bit for bit. */
+Test(mo, eval_coded_extremes_and_threads)
+{
+    struct lossinst A = open_mo(0, &test_host), B = open_mo(0, &host4);
+    const double mags[] = {1e3, 1e6, 1e300};
+    size_t m = 9000, c = 15, n = m * c;
+    double *Y = malloc(n * sizeof *Y), *f = malloc(n * sizeof *f);
+    double *ga = malloc(n * sizeof *ga), *gb = malloc(n * sizeof *gb);
+    rng_seed(95);
+    random_coded(m, c, 3.0, Y, f);
+    double va = A.ops->eval_coded(A.self, Y, m, c, f, ga), vb = B.ops->eval_coded(B.self, Y, m, c, f, gb);
+    cr_assert_eq(va, vb, "%.17g with 1 thread, %.17g with 4", va, vb);
+    cr_assert_eq(memcmp(ga, gb, n * sizeof *ga), 0, "gradients differ with the thread count");
+    for (size_t a = 0; a < 3; a++) {
+        for (size_t j = 0; j < n; j++) /* every target as wrong as it gets */
+            f[j] = -(Y[j] == 0.0 ? 1.0 : Y[j]) * mags[a];
+        double v = A.ops->eval_coded(A.self, Y, m, c, f, ga);
+        cr_assert(isfinite(v) && v < DBL_MAX, "|f| = %g: value %g", mags[a], v);
+        for (size_t j = 0; j < n; j++)
+            cr_assert(isfinite(ga[j]));
+    }
+    /* one pair just past the clamp saturates there (700 for few pairs) */
+    double y1[2] = {1.0, -1.0}, f1[2] = {-800.0, 0.0}, g1[2];
+    double v = A.ops->eval_coded(A.self, y1, 1, 2, f1, g1);
+    cr_assert(fabs(v - (exp(700.0) + 1.0)) <= 1e-15 * exp(700.0));
+    cr_assert(fabs(g1[0] + exp(700.0)) <= 1e-15 * exp(700.0) && g1[1] == 1.0);
+    free(Y), free(f), free(ga), free(gb);
+    A.ops->destroy(A.self);
+    B.ops->destroy(B.self);
+}
+
+/* The class-space eval the SDK still requires is exactly mh-exp's. */
+Test(mo, class_space_eval_is_mh_exp)
+{
+    struct lossinst A = open_mo(0, &test_host), H = open_mh();
+    size_t m = 40, k = 5;
+    int y[40];
+    double F[40 * 5], ga[40 * 5], gh[40 * 5], ha[40 * 5], hh[40 * 5];
+    rng_seed(96);
+    random_problem(m, k, 5.0, y, F);
+    cr_assert_eq(A.ops->eval(A.self, y, m, k, F, ga), H.ops->eval(H.self, y, m, k, F, gh));
+    cr_assert_eq(memcmp(ga, gh, sizeof ga), 0);
+    cr_assert_eq(A.ops->hessian(A.self, y, m, k, F, BL_HESS_DIAG, ha), 0);
+    H.ops->hessian(H.self, y, m, k, F, BL_HESS_DIAG, hh);
+    cr_assert_eq(memcmp(ha, hh, sizeof ha), 0);
+    cr_assert_null(A.ops->row_prepare);
+    A.ops->destroy(A.self);
+    H.ops->destroy(H.self);
+}
+
+/* ---- AdaBoost.MO: the engine in code space ----------------------------------- */
+
+static bl_registry mo_reg;
+
+static void mo_setup(void)
+{
+    bl_error err;
+    memset(&mo_reg, 0, sizeof mo_reg);
+    cr_assert_eq(bl_registry_load_dir(&mo_reg, BL_BUILD_DIR "/plugins", 1, &err), 0, "%s", err.msg);
+}
+
+static void mo_teardown(void) { bl_registry_free(&mo_reg); }
+
+TestSuite(moeng, .init = mo_setup, .fini = mo_teardown);
+
+typedef struct {
+    bl_dataset ds;
+    bl_qview q;
+    struct bl_train tv;
+} moprob;
+
+/* A tiny k-class problem on an integer grid (so every value has its own
+ * bin and the quantized cuts are exact): feature f of an example of class
+ * y is 2((y + f) mod k) plus noise in {-2, .., 2}, labels round-robin. */
+static void mo_problem(moprob *p, size_t m, size_t d, size_t k, uint64_t seed)
+{
+    bl_error err;
+    memset(p, 0, sizeof *p);
+    rng_seed(seed);
+    p->ds.m = m, p->ds.d = d, p->ds.k = k;
+    p->ds.y = calloc(m, sizeof *p->ds.y);
+    p->ds.x = calloc(m * d, sizeof *p->ds.x);
+    p->ds.feature_names = calloc(d, sizeof(char *));
+    p->ds.class_names = calloc(k, sizeof(char *));
+    for (size_t f = 0; f < d; f++)
+        p->ds.feature_names[f] = strdup("x");
+    for (size_t c = 0; c < k; c++) {
+        char nm[16];
+        snprintf(nm, sizeof nm, "c%zu", c);
+        p->ds.class_names[c] = strdup(nm);
+    }
+    for (size_t i = 0; i < m; i++) {
+        p->ds.y[i] = (int)(i % k);
+        for (size_t f = 0; f < d; f++)
+            p->ds.x[f * m + i] = (float)(2.0 * (double)(((size_t)p->ds.y[i] + f) % k) +
+                                         floor(urand() * 5.0) - 2.0);
+    }
+    cr_assert_eq(bl_quantize(&p->ds, 64, &p->q, &err), 0, "%s", err.msg);
+    bl_train_view(&p->ds, &p->q, &p->tv);
+}
+
+static void mo_release(moprob *p)
+{
+    bl_qview_free(&p->q);
+    bl_dataset_free(&p->ds);
+}
+
+static void mo_set(bl_algo_spec *a, const char *key, const char *value)
+{
+    bl_error err;
+    cr_assert_eq(bl_algo_set(a, &mo_reg, key, value, &err), 0, "%s = %s: %s", key, value, err.msg);
+}
+
+/* The adaboost-mo recipe from configs/, then overrides (key, value, ...,
+ * NULL). */
+static void mo_recipe(bl_algo_spec *a, const char *const *sets)
+{
+    bl_error err;
+    cr_assert_eq(bl_recipe_load("adaboost-mo", BL_TEST_DATA, &mo_reg, a, &err), 0, "%s", err.msg);
+    cr_assert_str_eq(a->loss.plugin->name, "mo-exp");
+    cr_assert_str_eq(a->coding.plugin->name, "exhaustive");
+    cr_assert_str_eq(a->solver.plugin->name, "lbfgsb-line");
+    cr_assert_str_eq(a->weak.plugin->name, "stump");
+    for (; sets && *sets; sets += 2)
+        mo_set(a, sets[0], sets[1]);
+}
+
+static const char *const mo_tight[] = {"solver.pgtol", "1e-12", "solver.ftol", "0",
+                                       "solver.max_iter", "500", NULL};
+
+static int mo_train(const bl_algo_spec *a, moprob *p, int T, const struct bl_matrix *Xt,
+                    const int *yt, bl_model *mo, bl_curve *cv, bl_error *err)
+{
+    bl_model_init(mo, a->weak.plugin, p->ds.k, p->ds.d, p->ds.class_names, p->ds.feature_names);
+    bl_boost_cfg cfg = {a, T, 7, NULL, NULL};
+    return bl_boost(&cfg, &p->tv, Xt, yt, mo, cv, err);
+}
+
+/* The exhaustive code as spec §7.5 / exhaustive.c build it: row 0 all +1,
+ * column j's rows 1..k-1 the bits of j, most significant first. */
+static double exh_entry(size_t k, size_t r, size_t j)
+{
+    return r == 0 ? 1.0 : ((j >> (k - 1 - r)) & 1) ? 1.0 : -1.0;
+}
+
+/* (a) AdaBoost.MO written out as spec §7.5's pseudo-code: weights D(i,l)
+ * on the multi-label problem Y_il = M[y_i][l], one stump per column by
+ * brute force over the quantized cuts (the largest |gamma_l|, polarity
+ * making it positive), gamma = sum_l gamma_l, alpha = 1/2 ln((1+gamma)/(1-gamma)),
+ * D <- D exp(-alpha Y h)/Z, and the linear decoding F = f M^T.  The recipe
+ * must give the same alpha and the same class scores after every iteration,
+ * and its curve's train loss must be the code-space loss sum_il
+ * exp(-Y_il f_il).  Early on D takes only a few values per column, so
+ * different stumps often tie exactly; the test then checks that the
+ * recipe's stump for the column is one of the best (within rounding) and
+ * follows it, so that both runs stay on the same path. */
+Test(moeng, matches_the_spec_pseudo_code)
+{
+    moprob p;
+    mo_problem(&p, 48, 3, 4, 101);
+    size_t m = p.ds.m, k = p.ds.k, d = p.ds.d, c = ((size_t)1 << (k - 1)) - 1;
+    const int T = 10;
+    bl_algo_spec a;
+    mo_recipe(&a, mo_tight);
+    bl_model mo;
+    bl_curve cv;
+    bl_error err;
+    cr_assert_eq(mo_train(&a, &p, T, NULL, NULL, &mo, &cv, &err), 0, "%s", err.msg);
+    cr_assert_eq(mo.t, (size_t)T);
+    const struct bl_weak_ops *wo = mo.weak->ops;
+    double *Y = malloc(m * c * sizeof *Y), *D = malloc(m * c * sizeof *D);
+    double *f = calloc(m * c, sizeof *f), *h = malloc(m * c * sizeof *h);
+    double *F = malloc(m * k * sizeof *F), *Fm = malloc(m * k * sizeof *Fm);
+    for (size_t i = 0; i < m; i++)
+        for (size_t l = 0; l < c; l++) {
+            Y[i * c + l] = exh_entry(k, (size_t)p.ds.y[i], l);
+            D[i * c + l] = 1.0 / (double)(m * c);
+        }
+    struct bl_matrix X = {m, d, p.ds.x};
+    int followed = 0, same = 0;
+    for (int t = 0; t < T; t++) {
+        const bl_term *tm = &mo.term[t];
+        cr_assert_eq(wo->outdim(tm->hyp), c, "one stump per column");
+        wo->predict(tm->hyp, &X, h); /* the recipe's stumps, m x c */
+        double gamma = 0;
+        for (size_t l = 0; l < c; l++) {
+            double best = -1, pol = 1, gr = 0;
+            size_t bf = 0, bb = 0;
+            for (size_t ft = 0; ft < d; ft++)
+                for (size_t b = 0; b + 1 < p.q.nbins[ft]; b++) {
+                    double g = 0;
+                    size_t right = 0;
+                    for (size_t i = 0; i < m; i++) {
+                        int up = p.ds.x[ft * m + i] > p.q.cut[ft][b];
+                        right += (size_t)up;
+                        g += D[i * c + l] * Y[i * c + l] * (up ? 1.0 : -1.0);
+                    }
+                    if (right == 0 || right == m) /* constant: not a stump */
+                        continue;
+                    if (fabs(g) > best) {
+                        best = fabs(g), bf = ft, bb = b;
+                        pol = g < 0 ? -1.0 : 1.0;
+                    }
+                }
+            int agree = 1;
+            for (size_t i = 0; i < m; i++) {
+                double hb = pol * (p.ds.x[bf * m + i] > p.q.cut[bf][bb] ? 1.0 : -1.0);
+                agree &= hb == h[i * c + l];
+                gr += D[i * c + l] * Y[i * c + l] * h[i * c + l];
+            }
+            cr_assert(gr >= best - 1e-12 * best,
+                      "iteration %d, column %zu: the recipe's stump has gamma_l %.17g, the best "
+                      "is %.17g", t + 1, l, gr, best);
+            same += agree;
+            followed += !agree;
+            gamma += gr;
+        }
+        double alpha = 0.5 * log((1 + gamma) / (1 - gamma)), Z = 0, loss = 0;
+        for (size_t j = 0; j < m * c; j++) {
+            f[j] += alpha * h[j];
+            D[j] *= exp(-alpha * Y[j] * h[j]);
+            Z += D[j];
+            loss += exp(-Y[j] * f[j]);
+        }
+        for (size_t j = 0; j < m * c; j++)
+            D[j] /= Z;
+        /* the recipe's term t: one alpha for every class, the code itself */
+        cr_assert_not_null(tm->code);
+        cr_assert_eq(tm->hdim, c);
+        for (size_t r = 0; r < k; r++)
+            cr_assert_eq(tm->w[r], tm->w[0], "iteration %d: one shared alpha", t + 1);
+        for (size_t q = 0; q < k * c; q++)
+            cr_assert_eq(tm->code[q], exh_entry(k, q / c, q % c));
+        cr_assert(fabs(tm->w[0] - alpha) <= 1e-7 * (1 + alpha),
+                  "iteration %d: alpha %.12g, the pseudo-code's %.12g (gamma %g)", t + 1, tm->w[0],
+                  alpha, gamma);
+        cr_assert(fabs(cv.train_loss[t] - loss) <= 1e-7 * loss,
+                  "iteration %d: curve's train loss %.12g, code-space loss %.12g", t + 1,
+                  cv.train_loss[t], loss);
+        /* class scores: the model with t+1 terms against f M^T */
+        for (size_t i = 0; i < m; i++)
+            for (size_t r = 0; r < k; r++) {
+                double v = 0;
+                for (size_t l = 0; l < c; l++)
+                    v += exh_entry(k, r, l) * f[i * c + l];
+                F[i * k + r] = v;
+            }
+        bl_model part = mo;
+        part.t = (size_t)t + 1;
+        bl_model_scores(&part, &X, Fm);
+        for (size_t j = 0; j < m * k; j++)
+            cr_assert(fabs(Fm[j] - F[j]) <= 1e-6 * (1 + fabs(F[j])),
+                      "iteration %d, score %zu: recipe %.12g, pseudo-code %.12g", t + 1, j, Fm[j],
+                      F[j]);
+        cr_assert(fabs(cv.train_err[t] - bl_error_rate(F, p.ds.y, m, k)) <= 1.0 / (double)m + 1e-12);
+    }
+    /* most columns' stumps are the brute force's own first best */
+    cr_assert_gt(same, 3 * followed, "%d stumps as found, %d tied ones followed", same, followed);
+    cr_assert_lt(cv.train_err[T - 1], 0.5, "it learns something");
+    free(Y), free(D), free(f), free(h), free(F), free(Fm);
+    bl_curve_free(&cv);
+    bl_model_free(&mo);
+    bl_algo_free(&a);
+    mo_release(&p);
+}
+
+/* (b) k = 3: the exhaustive code has 2^2 - 1 = 3 columns, and each term is
+ * one stump per column. */
+Test(moeng, three_classes_three_columns)
+{
+    moprob p;
+    mo_problem(&p, 36, 2, 3, 102);
+    bl_algo_spec a;
+    mo_recipe(&a, NULL);
+    bl_model mo;
+    bl_curve cv;
+    bl_error err;
+    cr_assert_eq(mo_train(&a, &p, 4, NULL, NULL, &mo, &cv, &err), 0, "%s", err.msg);
+    cr_assert_eq(mo.t, 4);
+    const struct bl_weak_ops *wo = mo.weak->ops;
+    for (size_t t = 0; t < mo.t; t++) {
+        cr_assert_eq(mo.term[t].hdim, 3);
+        cr_assert_eq(wo->outdim(mo.term[t].hyp), 3);
+        cr_assert_eq(mo.term[t].outdim, 3, "a class output per class");
+        for (size_t q = 0; q < 9; q++)
+            cr_assert_eq(mo.term[t].code[q], exh_entry(3, q / 3, q % 3));
+    }
+    /* the columns: every non-trivial coloring of 3 classes, once */
+    for (size_t j = 0; j < 3; j++)
+        for (size_t j2 = j + 1; j2 < 3; j2++) {
+            int eq = 1, comp = 1;
+            for (size_t r = 0; r < 3; r++) {
+                eq &= exh_entry(3, r, j) == exh_entry(3, r, j2);
+                comp &= exh_entry(3, r, j) == -exh_entry(3, r, j2);
+            }
+            cr_assert(!eq && !comp);
+        }
+    bl_curve_free(&cv);
+    bl_model_free(&mo);
+    bl_algo_free(&a);
+    mo_release(&p);
+}
+
+/* (c) k = 14: 8191 columns is past the exhaustive code's limit of 13
+ * classes; the run is refused with the paper's dagger, naming the data's
+ * class count and the coding. */
+Test(moeng, fourteen_classes_refused_with_dagger)
+{
+    moprob p;
+    mo_problem(&p, 56, 2, 14, 103);
+    bl_algo_spec a;
+    mo_recipe(&a, NULL);
+    bl_model mo;
+    bl_curve cv;
+    bl_error err;
+    cr_assert_eq(mo_train(&a, &p, 3, NULL, NULL, &mo, &cv, &err), -1);
+    cr_assert(strstr(err.msg, "coding exhaustive"), "%s", err.msg);
+    cr_assert(strstr(err.msg, "k = 14 classes"), "the data's class count: %s", err.msg);
+    cr_assert(strstr(err.msg, "8191 columns"), "%s", err.msg);
+    cr_assert(strstr(err.msg, "\u2020"), "the paper's dagger: %s", err.msg);
+    cr_assert_eq(mo.t, 0);
+    bl_model_free(&mo);
+    bl_algo_free(&a);
+    mo_release(&p);
+}
+
+/* (d) A saved and reloaded MO model predicts exactly as the trained one,
+ * and its test error is the one the engine tracked (F = f M^T). */
+Test(moeng, model_round_trip)
+{
+    moprob p, q;
+    mo_problem(&p, 60, 3, 4, 104);
+    mo_problem(&q, 40, 3, 4, 105);
+    bl_algo_spec a;
+    mo_recipe(&a, NULL);
+    bl_model mo, back;
+    bl_curve cv;
+    bl_error err;
+    struct bl_matrix Xt = {q.ds.m, q.ds.d, q.ds.x};
+    cr_assert_eq(mo_train(&a, &p, 12, &Xt, q.ds.y, &mo, &cv, &err), 0, "%s", err.msg);
+    cr_assert_eq(mo.t, 12);
+    for (size_t j = 1; j < cv.n; j++)
+        cr_assert_leq(cv.train_loss[j], cv.train_loss[j - 1] * (1 + 1e-12), "the loss falls");
+    char path[] = "/tmp/bl-mo-XXXXXX";
+    close(mkstemp(path));
+    cr_assert_eq(bl_model_save(&mo, path, &err), 0, "%s", err.msg);
+    cr_assert_eq(bl_model_load(path, &mo_reg, &back, &err), 0, "%s", err.msg);
+    unlink(path);
+    cr_assert_eq(back.t, mo.t);
+    size_t m = q.ds.m, k = q.ds.k;
+    double *F1 = malloc(m * k * sizeof *F1), *F2 = malloc(m * k * sizeof *F2);
+    int *l1 = malloc(m * sizeof *l1), *l2 = malloc(m * sizeof *l2);
+    bl_model_scores(&mo, &Xt, F1);
+    bl_model_scores(&back, &Xt, F2);
+    cr_assert_eq(memcmp(F1, F2, m * k * sizeof *F1), 0, "scores differ after reload");
+    bl_argmax_rows(F1, m, k, l1);
+    bl_argmax_rows(F2, m, k, l2);
+    cr_assert_eq(memcmp(l1, l2, m * sizeof *l1), 0);
+    cr_assert(fabs(bl_error_rate(F2, q.ds.y, m, k) - cv.test_err[cv.n - 1]) <= 1.0 / (double)m,
+              "test error %g from the file, %g tracked", bl_error_rate(F2, q.ds.y, m, k),
+              cv.test_err[cv.n - 1]);
+    free(F1), free(F2), free(l1), free(l2);
+    bl_model_free(&back);
+    bl_curve_free(&cv);
+    bl_model_free(&mo);
+    bl_algo_free(&a);
+    mo_release(&p);
+    mo_release(&q);
+}
+
+/* (e) Code space needs a fixed code: random-half draws a new coloring each
+ * iteration, which the engine refuses, naming both plugins. */
+Test(moeng, changing_code_refused)
+{
+    moprob p;
+    mo_problem(&p, 40, 2, 4, 106);
+    bl_algo_spec a;
+    const char *sets[] = {"coding", "random-half", "weak.criterion", "max", NULL};
+    mo_recipe(&a, sets);
+    bl_model mo;
+    bl_curve cv;
+    bl_error err;
+    cr_assert_eq(mo_train(&a, &p, 10, NULL, NULL, &mo, &cv, &err), -1);
+    cr_assert(strstr(err.msg, "coding random-half changed its code"), "%s", err.msg);
+    cr_assert(strstr(err.msg, "loss mo-exp runs in code space"), "%s", err.msg);
+    cr_assert(strstr(err.msg, "fixed code"), "%s", err.msg);
+    cr_assert(strncmp(err.msg, "iteration ", 10) == 0 && strncmp(err.msg, "iteration 1:", 12) != 0,
+              "found at a later iteration: %s", err.msg);
+    bl_curve_free(&cv);
+    bl_model_free(&mo);
+    bl_algo_free(&a);
+    mo_release(&p);
+}
+
+/* Per-column coefficients (lbfgsb-row: one per column; lbfgsb-tc: all
+ * terms' columns) are folded into the stored code, M diag(w): the loss
+ * falls, and the saved model's training error is the one the engine
+ * tracked on f M^T. */
+Test(moeng, per_column_coefficients)
+{
+    const char *solvers[] = {"lbfgsb-row", "lbfgsb-tc"};
+    for (size_t s = 0; s < 2; s++) {
+        moprob p;
+        mo_problem(&p, 48, 3, 4, 107);
+        bl_algo_spec a;
+        const char *sets[] = {"solver", solvers[s], NULL};
+        mo_recipe(&a, sets);
+        bl_model mo;
+        bl_curve cv;
+        bl_error err;
+        cr_assert_eq(mo_train(&a, &p, 6, NULL, NULL, &mo, &cv, &err), 0, "%s: %s", solvers[s],
+                     err.msg);
+        for (size_t j = 1; j < cv.n; j++)
+            cr_assert_leq(cv.train_loss[j], cv.train_loss[j - 1] * (1 + 1e-9), "%s", solvers[s]);
+        int folded = 0;
+        for (size_t t = 0; t < mo.t; t++)
+            for (size_t q = 0; q < mo.k * mo.term[t].hdim; q++)
+                folded |= fabs(mo.term[t].code[q]) != 1.0;
+        cr_assert(folded, "%s: distinct column coefficients end up in the code", solvers[s]);
+        size_t m = p.ds.m, k = p.ds.k;
+        double *F = malloc(m * k * sizeof *F);
+        struct bl_matrix X = {m, p.ds.d, p.ds.x};
+        bl_model_scores(&mo, &X, F);
+        cr_assert(fabs(bl_error_rate(F, p.ds.y, m, k) - cv.train_err[cv.n - 1]) <= 1e-12,
+                  "%s: model %g, engine %g", solvers[s], bl_error_rate(F, p.ds.y, m, k),
+                  cv.train_err[cv.n - 1]);
+        free(F);
+        bl_curve_free(&cv);
+        bl_model_free(&mo);
+        bl_algo_free(&a);
+        mo_release(&p);
+    }
+}
+
+/* Without a coding mo-exp is mh-exp (class space): the same model bit for
+ * bit as AdaBoost.MH's recipe. */
+Test(moeng, no_coding_is_adaboost_mh)
+{
+    moprob p;
+    mo_problem(&p, 40, 3, 4, 108);
+    bl_algo_spec a, b;
+    bl_error err;
+    cr_assert_eq(bl_recipe_load("adaboost-mh", BL_TEST_DATA, &mo_reg, &a, &err), 0, "%s", err.msg);
+    cr_assert_eq(bl_recipe_load("adaboost-mh", BL_TEST_DATA, &mo_reg, &b, &err), 0, "%s", err.msg);
+    mo_set(&b, "loss", "mo-exp");
+    bl_model ma, mb;
+    bl_curve ca, cb;
+    cr_assert_eq(mo_train(&a, &p, 6, NULL, NULL, &ma, &ca, &err), 0, "%s", err.msg);
+    cr_assert_eq(mo_train(&b, &p, 6, NULL, NULL, &mb, &cb, &err), 0, "%s", err.msg);
+    cr_assert_eq(ma.t, mb.t);
+    for (size_t t = 0; t < ma.t; t++)
+        cr_assert_eq(memcmp(ma.term[t].w, mb.term[t].w, ma.k * sizeof(double)), 0);
+    cr_assert_eq(memcmp(ca.train_loss, cb.train_loss, ca.n * sizeof(double)), 0);
+    bl_curve_free(&ca), bl_curve_free(&cb);
+    bl_model_free(&ma), bl_model_free(&mb);
+    bl_algo_free(&a), bl_algo_free(&b);
+    mo_release(&p);
+}
+
+/* SDK compatibility: a loss descriptor that says 1.1 has no eval_coded as
+ * far as the host is concerned (its op table would end before the field),
+ * so with a coding it runs in class space, exactly like mh-exp there. */
+Test(moeng, sdk_1_1_loss_stays_in_class_space)
+{
+    moprob p;
+    mo_problem(&p, 40, 3, 4, 109);
+    bl_algo_spec a, b;
+    mo_recipe(&a, NULL);
+    mo_recipe(&b, NULL);
+    mo_set(&b, "loss", "mh-exp");
+    struct bl_plugin old = *a.loss.plugin;
+    old.sdk_version = (1u << 16) | 1u;
+    cr_assert_null(bl_loss_eval_coded(&old));
+    cr_assert_not_null(bl_loss_eval_coded(a.loss.plugin));
+    a.loss.plugin = &old;
+    bl_model ma, mb;
+    bl_curve ca, cb;
+    bl_error err;
+    cr_assert_eq(mo_train(&a, &p, 5, NULL, NULL, &ma, &ca, &err), 0, "%s", err.msg);
+    cr_assert_eq(mo_train(&b, &p, 5, NULL, NULL, &mb, &cb, &err), 0, "%s", err.msg);
+    cr_assert_eq(memcmp(ca.train_loss, cb.train_loss, ca.n * sizeof(double)), 0,
+                 "class space: mh-exp's loss on F");
+    cr_assert_eq(ca.train_loss0, (double)(p.ds.m * p.ds.k), "class-space loss at F = 0 is m k");
+    a.loss.plugin = bl_registry_find(&mo_reg, "mo-exp", BL_ROLE_LOSS);
+    bl_curve_free(&ca), bl_curve_free(&cb);
+    bl_model_free(&ma), bl_model_free(&mb);
+    bl_algo_free(&a), bl_algo_free(&b);
+    mo_release(&p);
 }
