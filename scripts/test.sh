@@ -186,6 +186,11 @@ EOF
   vg plugins-stump 0 "$BL" plugins stump
   vg run-check 0 "$BL" run --check "$VGD/smoke.ini"
   vg run 0 "$BL" run --quiet --threads 2 --output "$VGD/out" "$VGD/smoke.ini"
+  # the same grid again on 2 worker processes (valgrind follows the forks)
+  vg run-jobs 0 "$BL" run --quiet --jobs 2 --output "$VGD/out-jobs" "$VGD/smoke.ini"
+  vg results 0 "$BL" results --summary "$VGD/out"
+  vg results-curves 0 "$BL" results --format json --curves --output "$VGD/curves.json" "$VGD/out"
+  vg report 0 "$BL" report --quiet "$VGD/out"
   vg train 0 "$BL" train -q --threads 2 --data data/iris.csv --recipe mcboost-log \
     --iterations 30 --model "$VGD/iris.model"
   vg predict 0 "$BL" predict -q --model "$VGD/iris.model" --data data/iris.csv \
@@ -212,7 +217,7 @@ EOF
     vg_count "$(basename "$t")"
   done
   if [[ $vg_failed -eq 0 ]]; then
-    echo "valgrind: 9 smoke runs and ${#units[@]} unit-test programs, no reports ($((SECONDS - t0)) s)"
+    echo "valgrind: 13 smoke runs and ${#units[@]} unit-test programs, no reports ($((SECONDS - t0)) s)"
     rm -rf "$VGD"
   else
     echo "valgrind: $vg_failed FAILED (logs in $VGD; $((SECONDS - t0)) s)"

@@ -93,8 +93,6 @@ static void run_free(run *r, size_t nterms)
     free(r->outdim);
 }
 
-/* Run the solver on o over r->w[0..n), from the start point in r->w, with
- * the bounds 0 <= w < inf. */
 /* Gc = G M: dual weights seen through the code's columns. */
 static void encode(const double *G, size_t m, size_t k, const double *M, size_t c, double *Gc)
 {
@@ -119,6 +117,8 @@ static void decode(const double *out, size_t m, size_t k, const double *M, size_
         }
 }
 
+/* Run the solver on o over r->w[0..n), from the start point in r->w, with
+ * the bounds 0 <= w < inf (or unbounded when the algorithm is not nonneg). */
 static int call_solver(run *r, const bl_algo_spec *a, bl_coefobj *o, size_t n, int *iters,
                        bl_error *err)
 {

@@ -8,6 +8,9 @@
  *     class output h_r(x) = sum_j M[r][j] h_j(x).
  * A fixed code (one-vs-all, ECOC) returns the same M every time; random
  * codes draw a new one from the seed; adaptive codes (max-cut) may use G.
+ * (With a code-space loss, SDK 1.2 loss.h eval_coded, the engine instead
+ * keeps code scores for a fixed M and the weak learner sees -dL/df; see
+ * loss.h.)
  */
 #ifndef BOOSTLAB_CODING_H
 #define BOOSTLAB_CODING_H

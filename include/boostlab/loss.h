@@ -6,6 +6,10 @@
  * weak learner as "dual weights": for the margin losses of Shen et al. it
  * equals their edge weights c_ir, so the weak learner's best answer is the
  * most violated dual constraint.
+ *
+ * SDK 1.2 adds an optional code-space entry, eval_coded (at the end of the
+ * op table, see below), for losses that live on the scores of an output
+ * code's columns rather than on class scores (AdaBoost.MO).
  */
 #ifndef BOOSTLAB_LOSS_H
 #define BOOSTLAB_LOSS_H
@@ -19,6 +23,10 @@ extern "C" {
 enum bl_hess_form {
     BL_HESS_DIAG = 1   /* out is m x k: d2L / dF_ir^2                       */
 };
+
+/* A code-space loss, L(f) with targets Y (SDK 1.2; see eval_coded below). */
+typedef double (*bl_loss_coded_fn)(void *self, const double *Y, size_t m, size_t c,
+                                   const double *f, double *grad);
 
 struct bl_loss_ops {
     /* New instance; params follow the descriptor's schema.  NULL on error,
@@ -45,7 +53,45 @@ struct bl_loss_ops {
                          const double *F, const double *s);
     double (*row_eval)(void *row, const double *w, double *grad);
     void (*row_free)(void *row);
+
+    /* ---- SDK 1.2 ---------------------------------------------------------
+     * Optional (may be NULL): the loss on code-space scores,
+     *     L(f),  f m x c (f[i*c + l]: score of code column l on example i),
+     * with targets Y (m x c, Y[i*c + l] = M[y_i][l], the code's entry of the
+     * example's class: +-1 for binary codes, 0 = "ignore" for ternary ones,
+     * in [-1, 1]).  When grad is not NULL also dL/df (m x c).  Must stay
+     * finite for any finite f, like eval.
+     *
+     * When the engine uses it: an algorithm that has a coding and whose
+     * loss provides eval_coded (and was built with SDK >= 1.2: the host
+     * never reads this field from an older plugin's table) runs in code
+     * space.  The engine keeps f (m x c) instead of class scores, hands the
+     * weak learner G = -dL/df as is (no G M), solves the new term's
+     * coefficients (one per column; lbfgsb-line ties them to one alpha) on
+     *     phi(w) = L(f + h w^T),
+     * and decodes linearly, class scores F = f M^T (Table VI's "coding
+     * based (multi-label)" form) for errors and predictions; the curve's
+     * train loss is L(f).  Because f accumulates per column, the code must
+     * be fixed: the engine asks the coding for it every iteration and stops
+     * with an error naming the coding and the loss if M ever changes.
+     *
+     * eval stays required: with no coding the loss runs in class space as
+     * usual, and in code space the engine calls it once, at F = 0, for the
+     * class-space dual weights it gives the coding's first code() call
+     * (exactly what a class-space run passes; later calls get the code-space
+     * weights pulled back to classes, -dL/df M^T).  hessian and row_* are
+     * class-space only and are not used in code space. */
+    bl_loss_coded_fn eval_coded;
 };
+
+/* The loss plugin's eval_coded, or NULL when it has none or was built with
+ * an SDK older than 1.2 (whose op table ends before the field). */
+static inline bl_loss_coded_fn bl_loss_eval_coded(const struct bl_plugin *p)
+{
+    if (!p || p->role != BL_ROLE_LOSS || !p->ops || !BL_SDK_HAS(p->sdk_version, 2))
+        return NULL;
+    return ((const struct bl_loss_ops *)p->ops)->eval_coded;
+}
 
 #ifdef __cplusplus
 }

@@ -18,10 +18,19 @@ extern "C" {
 #endif
 
 /* SDK version.  The host refuses a plugin whose major differs or whose minor
- * is newer than the host's: minors only ever add fields at struct ends. */
+ * is newer than the host's: minors only ever add fields at struct ends (and
+ * roles).  So a host of minor N loads plugins of minors 0..N, and it reads a
+ * field added in minor j only from a plugin whose descriptor says minor >= j
+ * (an older plugin's op table simply ends before it).  1.1 added the coding
+ * role; 1.2 added bl_loss_ops.eval_coded (code-space losses, loss.h). */
 #define BL_SDK_MAJOR 1
-#define BL_SDK_MINOR 1
+#define BL_SDK_MINOR 2
 #define BL_SDK_VERSION ((BL_SDK_MAJOR << 16) | BL_SDK_MINOR)
+/* Major and minor of a descriptor's sdk_version. */
+#define BL_SDK_MAJOR_OF(v) ((unsigned)((v) >> 16))
+#define BL_SDK_MINOR_OF(v) ((unsigned)((v) & 0xffffu))
+/* Does a plugin built with sdk_version v have the fields of minor `minor`? */
+#define BL_SDK_HAS(v, minor) (BL_SDK_MAJOR_OF(v) == BL_SDK_MAJOR && BL_SDK_MINOR_OF(v) >= (minor))
 
 /* Room for a plugin's error message (including the terminating NUL). */
 #define BL_ERR_MAX 512
