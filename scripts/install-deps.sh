@@ -13,6 +13,8 @@ PACKAGES=(
   libsqlite3-dev    # the results store of `boostlab run`
   libopenmpi-dev openmpi-bin  # optional: `mpirun boostlab run` over ranks
   gnuplot-nox       # plots of `boostlab report`
+  help2man          # man pages from --help
+  python3           # command-line tests check CSV and JSON output with it
   libcriterion-dev  # unit tests
   valgrind          # scripts/test.sh: memcheck smoke run
   libasan8 libubsan1  # scripts/test.sh: the --enable-sanitizers build (gcc 12)

@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "fixture_loss.h"
+static const struct bl_loss_ops ops = {fx_create, fx_destroy, fx_eval, NULL, NULL, NULL, NULL, NULL};
+static const struct bl_plugin desc = {BL_SDK_VERSION, BL_ROLE_LOSS, "fixture-wrong-grad", "placeholder", NULL, 0, &ops};
+static const struct bl_plugin *const list[] = {&desc, NULL};
+BL_EXPORT const struct bl_plugin *const *BL_PLUGIN_ENTRY(const struct bl_host *h) { (void)h; return list; }
