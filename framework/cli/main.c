@@ -20,6 +20,8 @@ static void usage(FILE *f)
           "  report DIR             tables, statistical tests and plots of an output folder,\n"
           "                         as one HTML page and a Markdown file\n"
           "  plugins [NAME]         list plugins, or show one plugin's parameters\n"
+          "  check-plugin FILE.so   run a plugin's role contract on random problems\n"
+          "  new ROLE NAME [DIR]    start a plugin from the template of its role\n"
           "  train                  train one model on a data file and save it\n"
           "  predict                predict with a saved model\n"
           "\n"
@@ -63,7 +65,11 @@ int main(int argc, char **argv)
         return cmd_results(argc - 1, argv + 1);
     if (!strcmp(cmd, "report"))
         return cmd_report(argc - 1, argv + 1);
+    if (!strcmp(cmd, "check-plugin"))
+        return cmd_check(argc - 1, argv + 1);
+    if (!strcmp(cmd, "new"))
+        return cmd_new(argc - 1, argv + 1);
     fprintf(stderr, "boostlab: unknown command '%s' (commands: run, results, report, plugins, "
-            "train, predict)\n", cmd);
+            "check-plugin, new, train, predict)\n", cmd);
     return BL_EXIT_USAGE;
 }
