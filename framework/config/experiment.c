@@ -145,6 +145,10 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
     int role;
     bl_paramset *ps;
     const char *dot = strchr(key, '.');
+    /* an [algorithm] section takes these before they get here (load_algo) */
+    if (!strncmp(key, "cv.", 3) || !strcmp(key, "cv_folds") || !strcmp(key, "cv_iterations"))
+        return bl_errf(err, "'%s': cross-validation keys belong in an experiment's [algorithm] "
+                       "section, not in a recipe", key);
     if (dot) {
         char head[32];
         snprintf(head, sizeof head, "%.*s", (int)(dot - key), key);
