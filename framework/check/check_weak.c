@@ -1,3 +1,756 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* placeholder */
-typedef int bl_placeholder_check_weak;
+/*
+ * check-plugin, weak-learner role (weak.h, docs/sdk.md "Weak learners"),
+ * on small random training sets quantized the way the engine does it
+ * (bl_quantize: ties, NaN in bin 0, a few bins or many) and random dual
+ * weights G with c = 1, k or more columns:
+ *
+ *   create      create/destroy bound to a training set
+ *   params      every declared parameter at its bounds / choices: create and fit
+ *   outdim      the result's outdim is 1 or c, and outdim(hyp) says the same
+ *   edge        finite, >= 0, and equal to the correlation of G with the
+ *               hypothesis' own predictions, with s_r = sum_i G_ir h_r(x_i):
+ *                 outdim 1: max_r s_r   (the engine gives a one-output term one
+ *                           coefficient per column, so this is the most violated
+ *                           of its c dual constraints sum_i G_ir h(x_i) <= nu)
+ *                 outdim c: sum_r s_r   (the c-output hypothesis' dual value,
+ *                           <G, H>; with a coding, the coded columns)
+ *   outputs     the training outputs fit writes equal predict on the training X
+ *   predict     predict is finite, also on NaN and huge feature values
+ *   determinism same G and seed: bitwise the same edge, outputs and text, on
+ *               the same learner and on a fresh one
+ *   save-load   save writes one line (and never more than cap bytes, returning
+ *               the length it needs), load reads it back into a hypothesis that
+ *               predicts bitwise the same and saves to the same text, and
+ *               malformed text is refused with a message
+ *
+ * A failing case is shrunk over m, d, k and c (same seed scheme), then its
+ * dual weights are rounded where that keeps it failing.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../data/quantize.h"
+#include "../util/rng.h"
+#include "check.h"
+
+/* Sums of m*c products in another order: they agree to this, relative to
+ * sum |G_ir h_ir|. */
+#define EDGE_RTOL 1e-9
+/* Training outputs and predict may be computed differently (bins versus raw
+ * values): equal to this relative precision. */
+#define OUT_RTOL 1e-12
+
+enum { G_REAL, G_EIGHTHS, G_ZEROSUM, G_KINDS };
+
+struct wcase {
+    size_t m, d, k, c;
+    int gkind, bins;
+    uint64_t seed;
+    int *y;
+    float *x;                 /* m x d feature-major                       */
+    double *G;                /* m x c                                     */
+    size_t mt;
+    float *xt;                /* mt x d: predict's other input (NaN, huge) */
+    bl_dataset ds;
+    bl_qview q;
+    struct bl_train tr;
+    int ok;                   /* quantized */
+};
+
+static void wcase_free(struct wcase *w)
+{
+    if (w->ok)
+        bl_qview_free(&w->q);
+    free(w->y), free(w->x), free(w->G), free(w->xt);
+    memset(w, 0, sizeof *w);
+}
+
+static void gen_G(struct wcase *w, chk_rng *r)
+{
+    size_t m = w->m, c = w->c;
+    for (size_t i = 0; i < m; i++) {
+        double tot = 0.0;
+        for (size_t l = 0; l < c; l++) {
+            double g = w->gkind == G_REAL ? chk_range(r, -1, 1)
+                                          : (double)((int)chk_below(r, 33) - 16) / 8.0;
+            w->G[i * c + l] = g;
+            tot += g;
+        }
+        if (w->gkind == G_ZEROSUM && c > 1) /* like -dL/dF of a margin loss */
+            w->G[i * c + (size_t)w->y[i] % c] -= tot;
+    }
+}
+
+/* A training set of m examples, d features, k classes, quantized into at
+ * most `bins` bins, and dual weights of c columns, all from seed.  Feature
+ * values are small numbers with ties (some features have NaN), and feature
+ * 0 always has two distinct values, so a split exists. */
+static int wcase_gen(struct wcase *w, size_t m, size_t d, size_t k, size_t c, int gkind, int bins,
+                     uint64_t seed, chk_buf *why)
+{
+    chk_rng r;
+    chk_rng_seed(&r, seed);
+    memset(w, 0, sizeof *w);
+    w->m = m, w->d = d, w->k = k, w->c = c, w->gkind = gkind, w->bins = bins, w->seed = seed;
+    w->y = malloc(m * sizeof *w->y);
+    w->x = malloc(m * d * sizeof *w->x);
+    w->G = malloc(m * c * sizeof *w->G);
+    w->mt = m + 6;
+    w->xt = malloc(w->mt * d * sizeof *w->xt);
+    for (size_t i = 0; i < m; i++)
+        w->y[i] = (int)chk_below(&r, k);
+    for (size_t f = 0; f < d; f++) {
+        int type = (int)chk_below(&r, 3);
+        int nan = f % 3 == 1;
+        for (size_t i = 0; i < m; i++) {
+            float v;
+            if (type == 0)
+                v = (float)chk_below(&r, 5);
+            else if (type == 1)
+                v = (float)((int)chk_below(&r, 21) - 10) / 2.0f;
+            else
+                v = (float)(nearbyint(chk_range(&r, -3, 3) * 1000.0) / 1000.0 + 0.0);
+            if (nan && chk_unif(&r) < 0.15)
+                v = NAN;
+            w->x[f * m + i] = v;
+        }
+        if (f == 0 && m >= 2)
+            w->x[0] = 0.0f, w->x[1] = 1.0f;
+    }
+    gen_G(w, &r);
+    /* predict's other input: training values, NaN, huge and between values */
+    for (size_t f = 0; f < d; f++)
+        for (size_t i = 0; i < w->mt; i++) {
+            float v;
+            switch (i < m ? 9 : (int)(i - m)) {
+            case 0: v = NAN; break;
+            case 1: v = FLT_MAX; break;
+            case 2: v = -FLT_MAX; break;
+            case 3: v = 1e30f; break;
+            case 4: v = -1e-30f; break;
+            case 5: v = (float)chk_range(&r, -6, 6); break;
+            default: v = w->x[f * m + chk_below(&r, m)];
+            }
+            w->xt[f * w->mt + i] = v;
+        }
+    w->ds.m = m, w->ds.d = d, w->ds.k = k, w->ds.y = w->y, w->ds.x = w->x;
+    bl_error err;
+    if (bl_quantize(&w->ds, bins, &w->q, &err) < 0) {
+        chk_printf(why, "internal: could not quantize the random data: %s", err.msg);
+        return -1;
+    }
+    w->ok = 1;
+    bl_train_view(&w->ds, &w->q, &w->tr);
+    return 0;
+}
+
+/* ---- the learner and one fit ---------------------------------------------------- */
+
+struct wst {
+    const struct bl_plugin *p;
+    const struct bl_weak_ops *ops;
+    const struct bl_host *host;
+    const union bl_value *v;
+    int prop;                 /* which property (enum below) */
+    double worst;
+    size_t cases, refused;    /* fits run; fits refused with a message */
+    char refusal[BL_ERR_MAX]; /* the first refusal's message */
+};
+
+enum { P_OUTDIM, P_EDGE, P_OUTPUTS, P_PREDICT, P_DETERMINISM, P_SAVELOAD, P_FIT };
+
+struct fit {
+    int rc;
+    char err[BL_ERR_MAX];
+    void *hyp;
+    size_t outdim;
+    double edge;
+    double *out;              /* m x c, as the engine allocates it */
+    char *text;               /* what save wrote */
+};
+
+static void fit_free(const struct wst *W, struct fit *f)
+{
+    if (f->hyp)
+        W->ops->free_hyp(f->hyp);
+    free(f->out);
+    free(f->text);
+    memset(f, 0, sizeof *f);
+}
+
+/* save into a fresh string; NULL when save failed */
+static char *save_text(const struct wst *W, const void *hyp)
+{
+    char none[1] = "";
+    int n = W->ops->save(hyp, none, 0); /* cap 0: only the length */
+    if (n < 0)
+        return NULL;
+    char *s = calloc((size_t)n + 1, 1);
+    if (s && W->ops->save(hyp, s, (size_t)n + 1) != n) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void do_fit(const struct wst *W, void *L, const struct wcase *w, uint64_t seed,
+                   struct fit *f)
+{
+    memset(f, 0, sizeof *f);
+    f->out = calloc(w->m * w->c, sizeof *f->out);
+    struct bl_fit_request rq = {w->G, w->c, NULL, seed};
+    struct bl_fit_result rs = {NULL, 0, 0.0, f->out};
+    f->rc = W->ops->fit(L, &rq, &rs, f->err);
+    f->hyp = rs.hyp;
+    f->outdim = rs.outdim;
+    f->edge = rs.edge;
+    if (f->rc == 0 && f->hyp)
+        f->text = save_text(W, f->hyp);
+}
+
+static const char *form_name(size_t od)
+{
+    return od == 1 ? "max_r s_r" : "sum_r s_r";
+}
+
+/* Describe a hypothesis' predictions and scores s_r for the report. */
+static void show_scores(chk_buf *more, const struct wcase *w, const double *h, size_t od)
+{
+    size_t c = w->c;
+    double *s = calloc(c, sizeof *s);
+    double mx = -HUGE_VAL, sum = 0.0, l2 = 0.0;
+    for (size_t l = 0; l < c; l++) {
+        for (size_t i = 0; i < w->m; i++)
+            s[l] += w->G[i * c + l] * h[od == 1 ? i : i * c + l];
+        mx = fmax(mx, s[l]);
+        sum += s[l];
+        l2 += s[l] * s[l];
+    }
+    chk_mat(more, "predict", h, w->m, od);
+    chk_printf(more, "\n");
+    chk_vec(more, "s", s, c);
+    chk_printf(more, "   (s_r = sum_i G_ir h_r(x_i): max_r s_r = ");
+    chk_num(more, mx);
+    chk_printf(more, ", sum_r s_r = ");
+    chk_num(more, sum);
+    chk_printf(more, ", ||s||_2 = ");
+    chk_num(more, sqrt(l2));
+    chk_printf(more, ")");
+    free(s);
+}
+
+/* One case against property W->prop: 1 on a failure (why, more set). */
+static int run_case(struct wst *W, const struct wcase *w, chk_buf *why, chk_buf *more)
+{
+    char err[BL_ERR_MAX] = "";
+    const struct bl_weak_ops *o = W->ops;
+    size_t m = w->m, c = w->c, d = w->d;
+    W->cases++;
+    void *L = o->create(W->host, W->p->nparams ? W->v : NULL, &w->tr, err);
+    if (!L) {
+        chk_printf(why, "create refused a regular training set: %s", err[0] ? err : "(no message)");
+        return 1;
+    }
+    int fail = 0;
+    uint64_t seed = bl_mix64(w->seed ^ 0x5eed);
+    struct fit f, g;
+    memset(&g, 0, sizeof g);
+    double *h = NULL, *h2 = NULL;
+    do_fit(W, L, w, seed, &f);
+    if (f.rc != 0 && f.err[0]) {
+        /* "-1 with err set" is part of the API: a learner may refuse a
+         * shape of problem (c = 1, say); the report counts refusals */
+        if (!W->refused++)
+            snprintf(W->refusal, sizeof W->refusal, "%.90s%s", f.err,
+                     strlen(f.err) > 90 ? "..." : "");
+        goto out;
+    }
+    if (f.rc != 0) {
+        chk_printf(why, "fit returned %d without a message", f.rc);
+        fail = 1;
+        goto out;
+    }
+    if (!f.hyp) {
+        chk_printf(why, "fit returned 0 but no hypothesis");
+        fail = 1;
+        goto out;
+    }
+    size_t od = f.outdim, od2 = o->outdim(f.hyp);
+    if (od != 1 && od != c) {
+        chk_printf(why, "fit said outdim %zu for c = %zu columns (it must be 1 or c)", od, c);
+        fail = 1;
+    } else if (od2 != od) {
+        chk_printf(why, "fit said outdim %zu but outdim(hyp) says %zu", od, od2);
+        fail = 1;
+    }
+    if (fail || W->prop == P_OUTDIM)
+        goto out;
+    h = calloc(m * od, sizeof *h);
+    o->predict(f.hyp, &w->tr.X, h);
+    switch (W->prop) {
+    case P_EDGE: {
+        double e = f.edge, want = od == 1 ? -HUGE_VAL : 0.0, mag = 0.0;
+        for (size_t l = 0; l < c; l++) {
+            double s = 0.0;
+            for (size_t i = 0; i < m; i++) {
+                double t = w->G[i * c + l] * h[od == 1 ? i : i * c + l];
+                s += t;
+                mag += fabs(t);
+            }
+            want = od == 1 ? fmax(want, s) : want + s;
+        }
+        double tol = EDGE_RTOL * mag + DBL_MIN, ratio = fabs(e - want) / tol;
+        if (ratio > W->worst && isfinite(ratio))
+            W->worst = ratio;
+        if (!isfinite(e))
+            chk_printf(why, "the edge is %g", e), fail = 1;
+        else if (e < -tol)
+            chk_printf(why, "the edge %.17g is negative (the SDK asks for >= 0)", e), fail = 1;
+        else if (!(ratio <= 1.0)) {
+            chk_printf(why, "fit says edge ");
+            chk_num(why, e);
+            chk_printf(why, " but the hypothesis' predictions give %s = ", form_name(od));
+            chk_num(why, want);
+            chk_printf(why, " (outdim %zu)", od);
+            fail = 1;
+        }
+        if (fail)
+            show_scores(more, w, h, od);
+        break;
+    }
+    case P_OUTPUTS:
+        for (size_t j = 0; j < m * od && !fail; j++)
+            if (!(fabs(f.out[j] - h[j]) <= OUT_RTOL * (1.0 + fabs(h[j])))) {
+                chk_printf(why, "fit wrote training output [%zu][%zu] = %.17g but predict on the "
+                           "same example gives %.17g", j / od, j % od, f.out[j], h[j]);
+                chk_mat(more, "fit out", f.out, m, od);
+                chk_printf(more, "\n");
+                chk_mat(more, "predict", h, m, od);
+                fail = 1;
+            }
+        break;
+    case P_PREDICT: {
+        struct bl_matrix Xt = {w->mt, d, w->xt};
+        h2 = calloc(w->mt * od, sizeof *h2);
+        o->predict(f.hyp, &Xt, h2);
+        for (size_t j = 0; j < m * od && !fail; j++)
+            if (!isfinite(h[j]))
+                chk_printf(why, "predict gave %g for training example %zu", h[j], j / od), fail = 1;
+        for (size_t j = 0; j < w->mt * od && !fail; j++)
+            if (!isfinite(h2[j])) {
+                chk_printf(why, "predict gave %g for example %zu of X:", h2[j], j / od);
+                for (size_t q = 0; q < d; q++)
+                    chk_printf(why, " %g", (double)w->xt[q * w->mt + j / od]);
+                fail = 1;
+            }
+        break;
+    }
+    case P_DETERMINISM: {
+        do_fit(W, L, w, seed, &g);
+        const char *what = NULL;
+        for (int round = 0; round < 2 && !what; round++) {
+            if (round == 1) { /* a fresh learner */
+                fit_free(W, &g);
+                void *L2 = o->create(W->host, W->p->nparams ? W->v : NULL, &w->tr, err);
+                if (!L2) {
+                    chk_printf(why, "a second learner could not be created: %s", err);
+                    fail = 1;
+                    break;
+                }
+                do_fit(W, L2, w, seed, &g);
+                o->destroy(L2);
+            }
+            const char *where = round ? "a fresh learner" : "the same learner";
+            if (g.rc != 0)
+                what = "fit failed the second time";
+            else if (memcmp(&g.edge, &f.edge, sizeof g.edge) || g.outdim != f.outdim)
+                what = "edge or outdim differ";
+            else if (memcmp(g.out, f.out, m * c * sizeof *g.out))
+                what = "training outputs differ";
+            else if (!g.text || !f.text || strcmp(g.text, f.text))
+                what = "saved hypotheses differ";
+            if (what)
+                chk_printf(why, "fitting the same G with the same seed again on %s: %s (\"%s\" "
+                           "edge %.17g, then \"%s\" edge %.17g)", where, what,
+                           f.text ? f.text : "?", f.edge, g.text ? g.text : "?", g.edge);
+        }
+        if (what)
+            fail = 1;
+        break;
+    }
+    case P_SAVELOAD: {
+        if (!f.text) {
+            chk_printf(why, "save returned a negative length or not the same length twice");
+            fail = 1;
+            break;
+        }
+        size_t n = strlen(f.text);
+        if (strchr(f.text, '\n')) {
+            chk_printf(why, "save wrote more than one line: \"%s\"", f.text);
+            fail = 1;
+            break;
+        }
+        /* a short buffer: at most cap bytes, NUL-terminated, the full length returned */
+        size_t cap = n / 2 + 1;
+        char *small = malloc(cap + 8);
+        memset(small, 'Z', cap + 8);
+        int n2 = o->save(f.hyp, small, cap);
+        int over = 0;
+        for (size_t q = cap; q < cap + 8; q++)
+            over |= small[q] != 'Z';
+        if (over || n2 != (int)n || small[cap - 1] != 0) {
+            chk_printf(why, "save into a %zu-byte buffer %s (text \"%s\")", cap,
+                       over ? "wrote past its end"
+                       : n2 != (int)n ? "did not return the full length"
+                                      : "left it without a terminating NUL", f.text);
+            fail = 1;
+        }
+        free(small);
+        if (fail)
+            break;
+        void *hl = o->load(f.text, d, err);
+        if (!hl) {
+            chk_printf(why, "load refused what save wrote, \"%s\": %s", f.text, err);
+            fail = 1;
+            break;
+        }
+        char *again = save_text(W, hl);
+        h2 = calloc(w->mt * od, sizeof *h2);
+        double *h3 = calloc(w->mt * od, sizeof *h3), *hl1 = calloc(m * od, sizeof *hl1);
+        struct bl_matrix Xt = {w->mt, d, w->xt};
+        if (o->outdim(hl) != od) {
+            chk_printf(why, "the loaded hypothesis has outdim %zu, the saved one %zu",
+                       o->outdim(hl), od);
+            fail = 1;
+        } else {
+            o->predict(hl, &w->tr.X, hl1);
+            o->predict(f.hyp, &Xt, h2);
+            o->predict(hl, &Xt, h3);
+            if (memcmp(hl1, h, m * od * sizeof *h) || memcmp(h2, h3, w->mt * od * sizeof *h2)) {
+                chk_printf(why, "the loaded hypothesis \"%s\" predicts differently", f.text);
+                chk_mat(more, "saved", h, m, od);
+                chk_printf(more, "\n");
+                chk_mat(more, "loaded", hl1, m, od);
+                fail = 1;
+            } else if (!again || strcmp(again, f.text)) {
+                chk_printf(why, "saving the loaded hypothesis gives \"%s\", not \"%s\"",
+                           again ? again : "(error)", f.text);
+                fail = 1;
+            }
+        }
+        free(again), free(h3), free(hl1);
+        o->free_hyp(hl);
+        static const char *const bad[] = {"", "%%% not a hypothesis %%%"};
+        for (size_t q = 0; q < 2 && !fail; q++) {
+            err[0] = 0;
+            void *hb = o->load(bad[q], d, err);
+            if (hb) {
+                o->free_hyp(hb);
+                chk_printf(why, "load accepted the malformed text \"%s\"", bad[q]);
+                fail = 1;
+            } else if (!err[0]) {
+                chk_printf(why, "load refused \"%s\" without a message", bad[q]);
+                fail = 1;
+            }
+        }
+        break;
+    }
+    default:
+        break;
+    }
+out:
+    if (fail && f.text)
+        chk_printf(more, "%shypothesis: \"%s\", outdim %zu, edge %.17g", more->len ? "\n" : "",
+                   f.text, f.outdim, f.edge);
+    free(h), free(h2);
+    fit_free(W, &f);
+    fit_free(W, &g);
+    o->destroy(L);
+    return fail;
+}
+
+/* ---- search and shrink ------------------------------------------------------------ */
+
+static const size_t wsizes[][3] = {{2, 1, 2}, {5, 2, 2}, {8, 2, 3}, {12, 3, 3},
+                                   {20, 4, 4}, {40, 5, 5}, {60, 3, 6}};
+static const int wbins[] = {3, 8, 256};
+#define NEL(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The c of column variant q for k classes: 1, k, k + 3 (a wide code). */
+static size_t cols_of(int q, size_t k)
+{
+    return q == 0 ? 1 : q == 1 ? k : k + 3;
+}
+
+static void describe(chk_buf *b, const struct wcase *w)
+{
+    chk_printf(b, "m=%zu d=%zu k=%zu c=%zu (max_bins %d)\n", w->m, w->d, w->k, w->c, w->bins);
+    chk_printf(b, "X=[");
+    for (size_t f = 0; f < w->d; f++) {
+        chk_printf(b, "%s[", f ? ", " : "");
+        for (size_t i = 0; i < w->m; i++) {
+            if (i)
+                chk_printf(b, ", ");
+            chk_num(b, (double)w->x[f * w->m + i]);
+        }
+        chk_printf(b, "]");
+    }
+    chk_printf(b, "]   (one row per feature)\n");
+    chk_ivec(b, "y", w->y, w->m);
+    chk_printf(b, "\n");
+    chk_mat(b, "G", w->G, w->m, w->c);
+    chk_printf(b, "\n");
+}
+
+static int try_case(chk_ctx *c, struct wst *W, struct wcase *w, size_t m, size_t d, size_t k,
+                    size_t cc, int gkind, int bins, uint64_t seed, chk_buf *why, chk_buf *more)
+{
+    chk_clear(why);
+    chk_clear(more);
+    chk_case(c, "m=%zu d=%zu k=%zu c=%zu max_bins=%d seed=%#llx", m, d, k, cc, bins,
+             (unsigned long long)seed);
+    if (wcase_gen(w, m, d, k, cc, gkind, bins, seed, why) < 0)
+        return -1;
+    return run_case(W, w, why, more);
+}
+
+static void shrink(chk_ctx *c, struct wst *W, struct wcase *w)
+{
+    static const size_t ms[] = {2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 30, 40, 60};
+    chk_buf why = {0}, more = {0};
+    size_t M = w->m, D = w->d, K = w->k, C = w->c;
+    int found = 0;
+    /* smallest first: by m * (d + c), then m, d, c, k */
+    for (size_t cost = 1; cost < M * (D + C) && !found; cost++)
+        for (size_t a = 0; a < NEL(ms) && ms[a] <= M && !found; a++)
+            for (size_t d = 1; d <= D && !found; d++)
+                for (size_t cc = 1; cc <= C && !found; cc++) {
+                    size_t m = ms[a];
+                    if (m * (d + cc) != cost)
+                        continue;
+                    for (size_t k = 2; k <= K && !found; k++)
+                        for (uint64_t t = 0; t < 2 && !found; t++) {
+                            struct wcase cand;
+                            uint64_t seed = t ? bl_mix64(w->seed + t) : w->seed;
+                            int r = try_case(c, W, &cand, m, d, k, cc, w->gkind, w->bins, seed,
+                                             &why, &more);
+                            if (r == 1) {
+                                wcase_free(w);
+                                *w = cand;
+                                found = 1;
+                            } else {
+                                wcase_free(&cand);
+                            }
+                        }
+                }
+    /* rounder dual weights */
+    for (size_t j = 0; j < w->m * w->c; j++) {
+        double x = w->G[j], cand[3] = {0.0, nearbyint(x) + 0.0, nearbyint(x * 4.0) / 4.0 + 0.0};
+        for (int q = 0; q < 3; q++) {
+            if (cand[q] == x || (q > 0 && cand[q] == cand[q - 1]))
+                continue;
+            w->G[j] = cand[q];
+            chk_clear(&why);
+            chk_clear(&more);
+            if (run_case(W, w, &why, &more) == 1)
+                break;
+            w->G[j] = x;
+        }
+    }
+    chk_buf_free(&why);
+    chk_buf_free(&more);
+}
+
+/* Run property prop on every size, bin count, column count and kind of
+ * dual weights, trials times; shrink and report the first failure. */
+static enum chk_status search(chk_ctx *c, const union bl_value *v, int prop, const char *prefix,
+                              int quick, struct wst *out)
+{
+    struct wst W;
+    memset(&W, 0, sizeof W);
+    W.p = c->p, W.ops = c->p->ops, W.host = c->host, W.v = v, W.prop = prop;
+    chk_buf why = {0}, more = {0};
+    uint64_t idx = 0;
+    int fail = 0;
+    int trials = quick ? 1 : c->trials;
+    size_t nsizes = quick ? 3 : NEL(wsizes);
+    for (int t = 0; t < trials && !fail; t++)
+        for (size_t a = 0; a < nsizes && !fail; a++)
+            for (int q = quick ? 1 : 0; q < 3 && !fail; q++) {
+                size_t m = wsizes[a][0], d = wsizes[a][1], k = wsizes[a][2];
+                size_t cc = cols_of(q, k);
+                int bins = wbins[(a + (size_t)t) % NEL(wbins)];
+                int gkind = (int)((a + (size_t)q + (size_t)t) % G_KINDS);
+                uint64_t seed = chk_seed(c, "weak", idx++);
+                struct wcase w;
+                int r = try_case(c, &W, &w, m, d, k, cc, gkind, bins, seed, &why, &more);
+                if (r < 0) {
+                    chk_detail(c, "%s", chk_str(&why));
+                    fail = 1;
+                } else if (r == 1) {
+                    chk_buf why0 = {0}, more0 = {0};
+                    chk_printf(&why0, "%s", chk_str(&why));
+                    chk_printf(&more0, "%s", chk_str(&more));
+                    shrink(c, &W, &w);
+                    chk_clear(&why);
+                    chk_clear(&more);
+                    if (run_case(&W, &w, &why, &more) == 1) {
+                        chk_detail(c, "%s%s", prefix, chk_str(&why));
+                        chk_printf(&c->input, "smallest failing input (first seen at m=%zu d=%zu "
+                                   "k=%zu c=%zu, seed %#llx):\n", m, d, k, cc,
+                                   (unsigned long long)seed);
+                        describe(&c->input, &w);
+                        chk_printf(&c->input, "%s", chk_str(&more));
+                    } else { /* it did not fail again: show the case as it failed */
+                        wcase_free(&w);
+                        wcase_gen(&w, m, d, k, cc, gkind, bins, seed, &why);
+                        chk_detail(c, "%s%s (the same input passed when run again: the result "
+                                   "varies between runs)", prefix, chk_str(&why0));
+                        chk_printf(&c->input, "failing input (seed %#llx):\n",
+                                   (unsigned long long)seed);
+                        describe(&c->input, &w);
+                        chk_printf(&c->input, "%s", chk_str(&more0));
+                    }
+                    chk_buf_free(&why0);
+                    chk_buf_free(&more0);
+                    fail = 1;
+                }
+                wcase_free(&w);
+            }
+    chk_buf_free(&why);
+    chk_buf_free(&more);
+    if (!fail && W.refused == W.cases) {
+        chk_detail(c, "%sfit refused every problem (%zu), e.g.: %s", prefix, W.cases, W.refusal);
+        fail = 1;
+    }
+    if (out)
+        *out = W;
+    return fail ? CHK_FAIL : CHK_PASS;
+}
+
+static enum chk_status prop_check(chk_ctx *c, int prop, const char *pass)
+{
+    struct wst W;
+    enum chk_status st = search(c, c->v, prop, "", 0, &W);
+    if (st == CHK_PASS) {
+        chk_detail(c, "%s", pass);
+        if (W.refused)
+            chk_printf(&c->detail, " (%zu of %zu problems refused with a message, e.g. \"%s\")",
+                       W.refused, W.cases, W.refusal);
+    }
+    chk_printf(&c->info, "%zu fits", W.cases);
+    if (prop == P_EDGE)
+        chk_printf(&c->info, "; largest edge error was %.3g of its tolerance", W.worst);
+    return st;
+}
+
+/* ---- the checks ------------------------------------------------------------------ */
+
+static enum chk_status check_create(chk_ctx *c)
+{
+    chk_buf why = {0};
+    struct wcase w;
+    const struct bl_weak_ops *o = c->p->ops;
+    if (wcase_gen(&w, 12, 3, 3, 3, G_REAL, 8, chk_seed(c, "create", 0), &why) < 0) {
+        chk_detail(c, "%s", chk_str(&why));
+        chk_buf_free(&why);
+        wcase_free(&w);
+        return CHK_FAIL;
+    }
+    chk_buf_free(&why);
+    char err[BL_ERR_MAX] = "";
+    const union bl_value *v = c->p->nparams ? c->v : NULL;
+    void *a = o->create(c->host, v, &w.tr, err);
+    void *b = a ? o->create(c->host, v, &w.tr, err) : NULL;
+    enum chk_status st = CHK_PASS;
+    if (!a || !b) {
+        chk_detail(c, "create %sreturned NULL on a 12 x 3 training set: %s", a ? "(a second "
+                   "learner) " : "", err[0] ? err : "(and wrote no message)");
+        st = CHK_FAIL;
+    } else {
+        chk_detail(c, "two learners created on one training set and destroyed");
+    }
+    if (b)
+        o->destroy(b);
+    if (a)
+        o->destroy(a);
+    wcase_free(&w);
+    return st;
+}
+
+static enum chk_status check_params(chk_ctx *c)
+{
+    chk_variant *vs;
+    size_t nv = chk_variants(c->p, c->v, &vs);
+    if (nv == 0) {
+        chk_variants_free(vs, nv);
+        chk_detail(c, "no parameter has a bounded range or choices");
+        return CHK_SKIP;
+    }
+    enum chk_status st = CHK_PASS;
+    for (size_t j = 0; j < nv && st == CHK_PASS; j++) {
+        char prefix[200];
+        snprintf(prefix, sizeof prefix, "with %s: ", vs[j].label);
+        st = search(c, vs[j].v, P_FIT, prefix, 1, NULL);
+    }
+    if (st == CHK_PASS) {
+        chk_detail(c, "%zu parameter values at bounds or choices: created and fitted (c = k, "
+                   "k + 3) (", nv);
+        for (size_t j = 0; j < nv; j++)
+            chk_printf(&c->detail, "%s%s", j ? ", " : "", vs[j].label);
+        chk_printf(&c->detail, ")");
+    }
+    chk_variants_free(vs, nv);
+    return st;
+}
+
+static enum chk_status check_outdim(chk_ctx *c)
+{
+    return prop_check(c, P_OUTDIM, "outdim is 1 or c (c = 1, k, k + 3) and outdim(hyp) agrees");
+}
+
+static enum chk_status check_edge(chk_ctx *c)
+{
+    return prop_check(c, P_EDGE, "the edge is >= 0 and equals max_r sum_i G_ir h(x_i) (outdim 1) "
+                      "or sum_ir G_ir h_r(x_i) (outdim c) from predict");
+}
+
+static enum chk_status check_outputs(chk_ctx *c)
+{
+    return prop_check(c, P_OUTPUTS, "the training outputs fit writes equal predict on the "
+                      "training examples");
+}
+
+static enum chk_status check_predict(chk_ctx *c)
+{
+    return prop_check(c, P_PREDICT, "predict is finite on the training X and on NaN, +-FLT_MAX, "
+                      "1e30 and unseen values");
+}
+
+static enum chk_status check_determinism(chk_ctx *c)
+{
+    return prop_check(c, P_DETERMINISM, "the same G and seed give bitwise the same edge, outputs "
+                      "and hypothesis, on the same learner and on a fresh one");
+}
+
+static enum chk_status check_saveload(chk_ctx *c)
+{
+    return prop_check(c, P_SAVELOAD, "save writes one line (at most cap bytes, returning the "
+                      "length), load reads it back to the same predictions and text, malformed "
+                      "text is refused");
+}
+
+const chk_def chk_weak_checks[] = {
+    {"create", check_create},
+    {"params", check_params},
+    {"outdim", check_outdim},
+    {"edge", check_edge},
+    {"outputs", check_outputs},
+    {"predict", check_predict},
+    {"determinism", check_determinism},
+    {"save-load", check_saveload},
+};
+const size_t chk_weak_count = sizeof chk_weak_checks / sizeof chk_weak_checks[0];

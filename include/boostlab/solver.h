@@ -44,6 +44,22 @@ struct bl_solve_info {
     double objective;     /* f(w) + nu * sum(w) at the returned w    */
 };
 
+/* What a solver searches and what it adds to f (SDK 1.2, optional fields;
+ * zero means the defaults of the contract above).  The engine needs
+ * neither; callers that check a solver's answers do (boostlab
+ * check-plugin). */
+enum bl_solver_space {
+    BL_SPACE_BOX = 0,        /* any w within the bounds                     */
+    BL_SPACE_TIED = 1        /* w = alpha * 1 only: one value for every
+                                variable (the AdaBoost family's step)     */
+};
+enum bl_solver_penalty {
+    BL_PENALTY_LINEAR = 0,   /* nu * sum(w), as documented above           */
+    BL_PENALTY_GROUP_L2 = 1  /* nu * ||w||_2 instead (a group lasso); such
+                                a solver may refuse bounds other than
+                                0 or infinite                              */
+};
+
 struct bl_solver_ops {
     enum bl_solver_scope scope;
     void *(*create)(const struct bl_host *host, const union bl_value *params,
@@ -53,6 +69,13 @@ struct bl_solver_ops {
      * in w; the answer replaces it.  Returns 0, or -1 with err set. */
     int (*solve)(void *self, const struct bl_objective *obj, double *w,
                  struct bl_solve_info *info, char err[BL_ERR_MAX]);
+
+    /* SDK 1.2, optional (read only from plugins built for 1.2 or later):
+     * what the solver searches and the penalty it minimises with f, when
+     * they differ from the defaults; info->objective is then f(w) plus
+     * that penalty. */
+    enum bl_solver_space space;
+    enum bl_solver_penalty penalty;
 };
 
 #ifdef __cplusplus

@@ -211,6 +211,13 @@ static int lb_solve(void *self, const struct bl_objective *obj, double *w,
         snprintf(err, BL_ERR_MAX, "cannot allocate L-BFGS-B work space for %zu variables", n);
         return -1;
     }
+    /* setulb reads parts of its work space before writing them (valgrind
+     * traces it to formk_/dpotrf2_), so the answer depended on whatever the
+     * heap held: zeroing it makes equal problems give equal answers
+     * (found by boostlab check-plugin's determinism check). */
+    memset(S->wa, 0, (2 * (size_t)S->mem * n + 5 * n + 11 * (size_t)S->mem * S->mem +
+                      8 * (size_t)S->mem) * sizeof *S->wa);
+    memset(S->iwa, 0, 3 * n * sizeof *S->iwa);
     /* Bounds: nbd 0 = free, 1 = lower only, 2 = both, 3 = upper only. */
     for (size_t j = 0; j < n; j++) {
         double lo = obj->lower ? obj->lower[j] : -HUGE_VAL;
@@ -430,6 +437,7 @@ static const struct bl_solver_ops lb_line_ops = {
     .create = lb_create,
     .destroy = lb_destroy,
     .solve = ln_solve,
+    .space = BL_SPACE_TIED,
 };
 
 static const struct bl_plugin lb_line_plugin = {

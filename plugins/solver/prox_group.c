@@ -40,8 +40,9 @@
  * shrink-then-project is not (on f = 1/2 ||w - b||^2 its fixed point is
  * max(0, 1 - lambda/||b||) b+ instead of the minimiser
  * max(0, 1 - lambda/||b+||) b+).  The map is exact whenever every bound is
- * 0 or infinite; for other boxes the final projection keeps the iterate
- * feasible, but it is then only an approximation of the proximal map.
+ * 0 or infinite, so other bounds are refused (for boxes it would only be an
+ * approximation of the proximal map).  The descriptor says so to checkers:
+ * penalty = BL_PENALTY_GROUP_L2.
  */
 #include <boostlab/boostlab.h>
 
@@ -191,6 +192,13 @@ static int pg_solve(void *self, const struct bl_objective *obj, double *w,
             snprintf(err, BL_ERR_MAX, "empty or invalid bounds for variable %zu: [%g, %g]", j, lo, up);
             return -1;
         }
+        /* the proximal map below is exact only for these (see above) */
+        if ((isfinite(lo) && lo != 0.0) || (isfinite(up) && up != 0.0)) {
+            snprintf(err, BL_ERR_MAX, "variable %zu has bounds [%g, %g]: the group-lasso step "
+                     "supports only bounds of 0 or infinity (free or sign-constrained "
+                     "coefficients)", j, lo, up);
+            return -1;
+        }
         S->lo[j] = lo;
         S->up[j] = up;
         w[j] = clip(isfinite(w[j]) ? w[j] : 0.0, lo, up); /* start inside the box */
@@ -292,6 +300,7 @@ static const struct bl_solver_ops pg_ops = {
     .create = pg_create,
     .destroy = pg_destroy,
     .solve = pg_solve,
+    .penalty = BL_PENALTY_GROUP_L2,
 };
 
 static const struct bl_plugin pg_plugin = {

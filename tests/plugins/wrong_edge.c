@@ -1,6 +1,164 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "fixture_loss.h"
-static const struct bl_loss_ops ops = {fx_create, fx_destroy, fx_eval, NULL, NULL, NULL, NULL, NULL};
-static const struct bl_plugin desc = {BL_SDK_VERSION, BL_ROLE_LOSS, "fixture-wrong-edge", "placeholder", NULL, 0, &ops};
+/*
+ * check-plugin fixture: a valid weak-learner plugin ("fixture-wrong-edge")
+ * whose edge does not match its own predictions.  It is a decision stump
+ * on feature 0, h(x) = pol * (x_0 > t ? 1 : -1), chosen like the stump
+ * plugin's "max" criterion (the cut and polarity maximising max_r |s_r|,
+ * s_r = sum_i G_ir h(x_i)), but it reports sum_r |s_r| as the edge instead
+ * of max_r s_r.  With one column the two agree, so only problems with
+ * c >= 2 show it.  Everything else (outputs, predict, save/load) is right.
+ */
+#include <boostlab/boostlab.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct we {
+    const struct bl_train *tr;
+};
+
+struct we_hyp {
+    float t;
+    int pol;
+};
+
+static double absd(double x)
+{
+    return x < 0 ? -x : x;
+}
+
+static void *we_create(const struct bl_host *host, const union bl_value *params,
+                       const struct bl_train *train, char err[BL_ERR_MAX])
+{
+    (void)host;
+    (void)params;
+    if (!train->Q.bins || !train->Q.nbins || !train->Q.cut || train->d < 1) {
+        snprintf(err, BL_ERR_MAX, "needs a quantized view with at least one feature");
+        return NULL;
+    }
+    struct we *W = calloc(1, sizeof *W);
+    if (!W) {
+        snprintf(err, BL_ERR_MAX, "out of memory");
+        return NULL;
+    }
+    W->tr = train;
+    return W;
+}
+
+static void we_destroy(void *self)
+{
+    free(self);
+}
+
+static int we_fit(void *self, const struct bl_fit_request *req, struct bl_fit_result *res,
+                  char err[BL_ERR_MAX])
+{
+    const struct we *W = self;
+    const struct bl_quantized *Q = &W->tr->Q;
+    size_t m = Q->m, c = req->c;
+    const uint8_t *bins = Q->bins; /* feature 0 */
+    double best = -1.0, best_sum = 0.0;
+    int bb = -1, pol = 1;
+    for (unsigned b = 0; b + 1 < Q->nbins[0]; b++) {
+        size_t right = 0;
+        for (size_t i = 0; i < m; i++)
+            right += bins[i] > b;
+        if (right == 0 || right == m)
+            continue; /* a constant stump */
+        double mx = 0.0, sum = 0.0;
+        int p = 1;
+        for (size_t r = 0; r < c; r++) {
+            double s = 0.0;
+            for (size_t i = 0; i < m; i++)
+                s += req->G[i * c + r] * (bins[i] > b ? 1.0 : -1.0);
+            sum += absd(s); /* the deliberate mistake: this becomes the edge */
+            if (absd(s) > mx) {
+                mx = absd(s);
+                p = s < 0 ? -1 : 1;
+            }
+        }
+        if (mx > best) {
+            best = mx;
+            best_sum = sum;
+            bb = (int)b;
+            pol = p;
+        }
+    }
+    if (bb < 0) {
+        snprintf(err, BL_ERR_MAX, "feature 0 is constant on the training set: no stump splits it");
+        return -1;
+    }
+    struct we_hyp *h = malloc(sizeof *h);
+    if (!h) {
+        snprintf(err, BL_ERR_MAX, "out of memory");
+        return -1;
+    }
+    h->t = Q->cut[0][bb];
+    h->pol = pol;
+    if (res->out)
+        for (size_t i = 0; i < m; i++)
+            res->out[i] = bins[i] > (unsigned)bb ? pol : -pol;
+    res->hyp = h;
+    res->outdim = 1;
+    res->edge = best_sum;
+    return 0;
+}
+
+static size_t we_outdim(const void *hyp)
+{
+    (void)hyp;
+    return 1;
+}
+
+static void we_predict(const void *hyp, const struct bl_matrix *X, double *out)
+{
+    const struct we_hyp *h = hyp;
+    for (size_t i = 0; i < X->m; i++)
+        out[i] = X->x[i] > h->t ? h->pol : -h->pol; /* feature 0; NaN goes left */
+}
+
+static int we_save(const void *hyp, char *buf, size_t cap)
+{
+    const struct we_hyp *h = hyp;
+    return snprintf(buf, cap, "t=%.9g pol=%d", (double)h->t, h->pol);
+}
+
+static void *we_load(const char *text, size_t d, char err[BL_ERR_MAX])
+{
+    float t;
+    int pol, end = -1;
+    if (d < 1 || sscanf(text, "t=%f pol=%d%n", &t, &pol, &end) != 2 || end < 0 ||
+        text[end] != 0 || (pol != 1 && pol != -1)) {
+        snprintf(err, BL_ERR_MAX, "malformed hypothesis \"%.100s\" (expected \"t=<threshold> "
+                 "pol=<1|-1>\")", text);
+        return NULL;
+    }
+    struct we_hyp *h = malloc(sizeof *h);
+    if (!h) {
+        snprintf(err, BL_ERR_MAX, "out of memory");
+        return NULL;
+    }
+    h->t = t;
+    h->pol = pol;
+    return h;
+}
+
+static void we_free_hyp(void *hyp)
+{
+    free(hyp);
+}
+
+static const struct bl_weak_ops ops = {we_create,  we_destroy, we_fit,  we_outdim,
+                                       we_predict, we_save,    we_load, we_free_hyp};
+static const struct bl_plugin desc = {BL_SDK_VERSION, BL_ROLE_WEAK, "fixture-wrong-edge",
+                                      "stump on feature 0 reporting sum_r |s_r| as its edge "
+                                      "(test fixture)", NULL, 0, &ops};
 static const struct bl_plugin *const list[] = {&desc, NULL};
-BL_EXPORT const struct bl_plugin *const *BL_PLUGIN_ENTRY(const struct bl_host *h) { (void)h; return list; }
+
+BL_EXPORT const struct bl_plugin *const *BL_PLUGIN_ENTRY(const struct bl_host *host);
+const struct bl_plugin *const *BL_PLUGIN_ENTRY(const struct bl_host *host)
+{
+    (void)host;
+    return list;
+}
