@@ -129,13 +129,13 @@ static int plan(run_ctx *c, bl_job **todo, size_t *ntodo, size_t *iters, size_t 
                 bl_error *err)
 {
     const bl_experiment *ex = &c->ex;
-    size_t n = ex->ndata * ex->nalgo * (size_t)ex->repeats;
+    size_t n = ex->nalgo * (size_t)bl_max_repeats(ex) * ex->ndata;
     *todo = bl_xmalloc((n ? n : 1) * sizeof **todo);
     *ntodo = 0;
     *iters = 0;
     *skipped = 0;
     for (size_t d = 0; d < ex->ndata; d++)
-        for (int r = 0; r < ex->repeats; r++)
+        for (int r = 0; r < bl_data_repeats(ex, d); r++)
             for (size_t a = 0; a < ex->nalgo; a++) {
                 bl_job j = {d, a, r};
                 if (bl_algo_skips(&ex->algo[a], &ex->data[d])) {
@@ -157,6 +157,15 @@ static int plan(run_ctx *c, bl_job **todo, size_t *ntodo, size_t *iters, size_t 
                 *iters += (size_t)bl_job_iterations(ex, &j);
             }
     return 0;
+}
+
+/* Runs of the whole grid: every data set's repeats x algorithms. */
+static size_t grid_runs(const bl_experiment *ex)
+{
+    size_t n = 0;
+    for (size_t d = 0; d < ex->ndata; d++)
+        n += (size_t)bl_data_repeats(ex, d) * ex->nalgo;
+    return n;
 }
 
 static int parse_count(const char *opt, const char *v, int *out)
@@ -232,8 +241,7 @@ int cmd_run(int argc, char **argv)
     int rc = bl_experiment_load(argv[optind], &reg, &c.ex, &err);
     if (rc == 0 && check) {
         printf("%s: valid (%zu data sets, %zu algorithms, %d repeats: %zu runs)\n", argv[optind],
-               c.ex.ndata, c.ex.nalgo, c.ex.repeats,
-               c.ex.ndata * c.ex.nalgo * (size_t)c.ex.repeats);
+               c.ex.ndata, c.ex.nalgo, c.ex.repeats, grid_runs(&c.ex));
         bl_experiment_free(&c.ex);
         bl_registry_free(&reg);
         return BL_EXIT_OK;
@@ -263,7 +271,7 @@ int cmd_run(int argc, char **argv)
     gethostname(c.host, sizeof c.host - 1);
     char *outdir = bl_strdup(output ? output : c.ex.output);
     char *store_path = bl_path_join(outdir, "results.sqlite");
-    size_t runs = c.ex.ndata * c.ex.nalgo * (size_t)c.ex.repeats, ntodo = 0, iters = 0;
+    size_t runs = grid_runs(&c.ex), ntodo = 0, iters = 0;
     size_t skipped = 0;
     bl_job *todo = NULL;
     bl_summary_init(&c.sum, &c.ex, outdir);

@@ -462,7 +462,7 @@ static int load_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
 
 static const char *const data_keys = "file, format, label, classes, labels, test_file, "
                                      "test_labels, split, test_ratio, first, per_class, drop, "
-                                     "keep_classes, class_pick";
+                                     "keep_classes, class_pick, repeats";
 
 static int data_path(const bl_ini *ini, const bl_ini_entry *e, char **out, bl_error *err)
 {
@@ -548,6 +548,11 @@ static int load_data(bl_data_spec *d, const bl_ini *ini, const bl_ini_section *s
                 rc = bl_errf(err, "%s:%d: [%s] keep_classes: %s", ini->path, e->line, s->name,
                              e2.msg);
             d->keep_classes = (size_t)n;
+        } else if (!strcmp(k, "repeats")) {
+            /* fewer (or more) repeats for one expensive data set */
+            if (parse_int(e->value, 1, 100000, &n, &e2) < 0)
+                rc = bl_errf(err, "%s:%d: [%s] repeats: %s", ini->path, e->line, s->name, e2.msg);
+            d->repeats = (int)n;
         } else if (!strcmp(k, "class_pick")) {
             if (!strcmp(e->value, "first"))
                 d->class_pick = BL_PICK_FIRST;
@@ -837,6 +842,20 @@ void bl_algo_free(bl_algo_spec *a)
     memset(a, 0, sizeof *a);
 }
 
+int bl_data_repeats(const bl_experiment *ex, size_t d)
+{
+    return ex->data[d].repeats ? ex->data[d].repeats : ex->repeats;
+}
+
+int bl_max_repeats(const bl_experiment *ex)
+{
+    int r = 0;
+    for (size_t d = 0; d < ex->ndata; d++)
+        if (bl_data_repeats(ex, d) > r)
+            r = bl_data_repeats(ex, d);
+    return r;
+}
+
 int bl_algo_skips(const bl_algo_spec *a, const bl_data_spec *d)
 {
     if (!a->skip_data)
@@ -939,6 +958,9 @@ void bl_experiment_write(const bl_experiment *ex, FILE *f)
     for (size_t j = 0; j < ex->ndata; j++) {
         fprintf(f, "[data %s]\n", ex->data[j].name);
         bl_data_write(&ex->data[j], f);
+        /* how many runs, not what each run sees: kept out of the hash */
+        if (ex->data[j].repeats)
+            fprintf(f, "repeats = %d\n", ex->data[j].repeats);
         fputc('\n', f);
     }
     for (size_t j = 0; j < ex->nalgo; j++) {

@@ -11,7 +11,7 @@
  *   [data NAME]             file, format, label, classes, labels,
  *                           test_file, test_labels, split, test_ratio,
  *                           first, per_class, drop, keep_classes,
- *                           class_pick
+ *                           class_pick, repeats
  *   [algorithm NAME]        recipe, loss, weak, solver, coding, nu,
  *                           shrinkage, eps, nonneg, iterations, loss.P,
  *                           weak.P, solver.P, coding.P, cv.KEY,
@@ -45,6 +45,7 @@ typedef struct bl_data_spec {
     enum { BL_FMT_CSV = 1, BL_FMT_LIBSVM, BL_FMT_IDX } format;
     bl_split_spec split;
     size_t keep_classes;        /* 0 = all; else keep this many classes  */
+    int repeats;                /* 0 = the experiment's                 */
     int class_pick;             /* BL_PICK_FIRST or BL_PICK_RANDOM      */
     char *base, *sweep;         /* NAME and "key=value,..." of a grid
                                    point (sweep NULL when not swept)    */
@@ -107,6 +108,10 @@ void bl_algo_init(bl_algo_spec *a);
 int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const char *value,
                 bl_error *err);
 void bl_algo_free(bl_algo_spec *a);
+/* Repeats of data set d (its own `repeats`, else the experiment's), and
+ * the most of any data set. */
+int bl_data_repeats(const bl_experiment *ex, size_t d);
+int bl_max_repeats(const bl_experiment *ex);
 /* Nonzero when algorithm a is not run on data set d (its skip_data). */
 int bl_algo_skips(const bl_algo_spec *a, const bl_data_spec *d);
 

@@ -229,7 +229,7 @@ int bl_worker_serve(bl_endpoint *e, const bl_experiment *ex)
             break;
         bl_job j;
         if (type != BL_MSG_JOB || bl_wire_get_job(&b, &j) < 0 || j.d >= ex->ndata ||
-            j.a >= ex->nalgo || j.rep < 0 || j.rep >= ex->repeats) {
+            j.a >= ex->nalgo || j.rep < 0 || j.rep >= bl_data_repeats(ex, j.d)) {
             rc = -1;
             break;
         }

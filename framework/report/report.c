@@ -16,7 +16,7 @@ void bl_summary_init(bl_summary *s, const bl_experiment *ex, const char *dir)
     s->ex = ex;
     s->nd = ex->ndata;
     s->na = ex->nalgo;
-    s->nr = (size_t)ex->repeats;
+    s->nr = (size_t)bl_max_repeats(ex);
     s->res = bl_xcalloc(s->nd * s->na * s->nr, sizeof *s->res);
     s->done = bl_xcalloc(s->nd * s->na * s->nr, 1);
     s->dir = bl_strdup(dir);

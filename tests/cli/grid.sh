@@ -103,6 +103,24 @@ grep -q "2 runs (1 data sets x 2 algorithms x 2 repeats, less 2 skipped by skip_
   || fail "skip_data: $(head -1 "$TMP/ecv")"
 "$BL" results --format csv --algo never "$TMP/cv" | tail -n +2 | grep -q . && fail "a skipped algorithm ran"
 
+# a data set may have its own number of repeats
+cat >"$TMP/rep.ini" <<INI
+[experiment]
+repeats = 3
+iterations = 10
+[data iris]
+file = $SRC/data/iris.csv
+[data wine]
+file = $SRC/data/wine.csv
+repeats = 1
+[algorithm a]
+recipe = mcboost-exp
+INI
+"$BL" run --check "$TMP/rep.ini" | grep -q ": 4 runs)" || fail "data repeats: $("$BL" run --check "$TMP/rep.ini")"
+"$BL" run --quiet --output "$TMP/rep" "$TMP/rep.ini" >/dev/null 2>&1 || fail "data repeats run"
+grep -q '^wine,a,1,' "$TMP/rep/summary.csv" || fail "wine should have 1 repeat: $(cat "$TMP/rep/summary.csv")"
+grep -q '^iris,a,3,' "$TMP/rep/summary.csv" || fail "iris should have 3 repeats"
+
 # bad sweeps are refused with file and line
 printf '[data iris]\nfile = %s/data/iris.csv\n[algorithm a]\nrecipe = mcboost-exp\nnu = {1e-3,\n' "$SRC" >"$TMP/bad.ini"
 expect_fail 1 "bad.ini:5: \[algorithm a\] nu: .*missing '}'" -- "$BL" run --check "$TMP/bad.ini"
