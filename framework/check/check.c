@@ -230,6 +230,35 @@ void chk_detail(chk_ctx *c, const char *fmt, ...)
     va_end(ap);
 }
 
+/* ---- shrinking and reporting a failing case ----------------------------------- */
+
+void chk_shrink_report(chk_ctx *c, const chk_case_ops *ops, void *state, void *cs,
+                       const void *orig, const char *prefix, const char *seen, uint64_t seed,
+                       chk_buf *why, chk_buf *more)
+{
+    chk_buf why0 = {0}, more0 = {0};
+    chk_printf(&why0, "%s", chk_str(why));
+    chk_printf(&more0, "%s", chk_str(more));
+    ops->shrink(c, state, cs);
+    chk_clear(why);
+    chk_clear(more);
+    if (ops->run(state, cs, why, more)) {
+        chk_detail(c, "%s%s", prefix, chk_str(why));
+        chk_printf(&c->input, "smallest failing input (first seen at %s, seed %#llx):\n", seen,
+                   (unsigned long long)seed);
+        ops->describe(&c->input, cs);
+        chk_printf(&c->input, "%s", chk_str(more));
+    } else { /* it did not fail again: show the case as it failed */
+        chk_detail(c, "%s%s (the same input passed when run again: the result varies between "
+                   "runs)", prefix, chk_str(&why0));
+        chk_printf(&c->input, "failing input (seed %#llx):\n", (unsigned long long)seed);
+        ops->describe(&c->input, orig);
+        chk_printf(&c->input, "%s", chk_str(&more0));
+    }
+    chk_buf_free(&why0);
+    chk_buf_free(&more0);
+}
+
 /* ---- parameter variants -------------------------------------------------------- */
 
 static size_t count_choices(const char *choices)
@@ -270,6 +299,7 @@ static void add_variant(chk_variant **vs, size_t *n, const struct bl_plugin *p,
         return;
     memcpy(v->v, base, p->nparams * sizeof *v->v);
     v->v[j] = val;
+    v->index = *n;
     snprintf(v->label, sizeof v->label, "%s=%s", p->params[j].name, label);
     (*n)++;
 }
@@ -343,6 +373,31 @@ void chk_variants_free(chk_variant *vs, size_t n)
     for (size_t j = 0; j < n; j++)
         free(vs[j].v);
     free(vs);
+}
+
+enum chk_status chk_params(chk_ctx *c, chk_variant_fn fn, const char *pass)
+{
+    chk_variant *vs;
+    size_t nv = chk_variants(c->p, c->v, &vs);
+    if (nv == 0) {
+        chk_variants_free(vs, nv);
+        chk_detail(c, "no parameter has a bounded range or choices");
+        return CHK_SKIP;
+    }
+    enum chk_status st = CHK_PASS;
+    for (size_t j = 0; j < nv && st == CHK_PASS; j++) {
+        char prefix[200];
+        snprintf(prefix, sizeof prefix, "with %s: ", vs[j].label);
+        st = fn(c, &vs[j], prefix);
+    }
+    if (st == CHK_PASS) {
+        chk_detail(c, "%zu parameter values at bounds or choices: %s (", nv, pass);
+        for (size_t j = 0; j < nv; j++)
+            chk_printf(&c->detail, "%s%s", j ? ", " : "", vs[j].label);
+        chk_printf(&c->detail, ")");
+    }
+    chk_variants_free(vs, nv);
+    return st;
 }
 
 /* ---- the driver ---------------------------------------------------------------- */
@@ -523,6 +578,7 @@ size_t chk_plugin(const struct bl_plugin *p, const char *file, const union bl_va
     for (size_t j = 0; j < ndefs; j++) {
         chk_ctx c;
         memset(&c, 0, sizeof c);
+        c.def = &defs[j];
         c.p = p;
         c.v = v;
         c.host = &bl_host_api;

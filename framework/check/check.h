@@ -56,7 +56,10 @@ size_t chk_below(chk_rng *r, size_t n);       /* 0 .. n-1 (n >= 1) */
 
 enum chk_status { CHK_PASS = 0, CHK_FAIL = 1, CHK_SKIP = 2 };
 
+struct chk_def;
+
 typedef struct chk_ctx {
+    const struct chk_def *def; /* the check being run */
     const struct bl_plugin *p;
     const union bl_value *v;  /* parameter values every instance is created with */
     const struct bl_host *host;
@@ -74,6 +77,10 @@ typedef enum chk_status (*chk_fn)(chk_ctx *c);
 typedef struct chk_def {
     const char *name;         /* "gradient": printed as ROLE/NAME */
     chk_fn run;
+    /* For the checks that run one property of the role's search (run
+     * reads them from c->def): which property, and the detail of a pass. */
+    int prop;
+    const char *pass;
 } chk_def;
 
 /* The checks of each role, in the order they run. */
@@ -94,6 +101,29 @@ void chk_case(chk_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2,
 /* Set the one-line detail (replacing what was there). */
 void chk_detail(chk_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* ---- shrinking and reporting a failing case --------------------------------- */
+
+/* What chk_shrink_report needs of a role's cases (the case type is the
+ * role's own, and so is state, its search's state). */
+typedef struct chk_case_ops {
+    /* 1 when case cs fails: the reason in why, the numbers in more */
+    int (*run)(void *state, void *cs, chk_buf *why, chk_buf *more);
+    /* replace the failing case cs by the smallest case that still fails */
+    void (*shrink)(chk_ctx *c, void *state, void *cs);
+    /* case cs as the report shows it */
+    void (*describe)(chk_buf *b, const void *cs);
+} chk_case_ops;
+
+/* Case cs has failed (why, more): shrink it, run the smallest case again
+ * and report it: the detail is prefix and its reason, the input "smallest
+ * failing input (first seen at SEEN, seed S):", the case and its numbers.
+ * Should it pass when run again, the result varies between runs, and the
+ * report is of orig (a copy of cs as it first failed) with the first
+ * reason.  Leaves why and more as scratch. */
+void chk_shrink_report(chk_ctx *c, const chk_case_ops *ops, void *state, void *cs,
+                       const void *orig, const char *prefix, const char *seen, uint64_t seed,
+                       chk_buf *why, chk_buf *more);
+
 /* ---- parameter values ------------------------------------------------------- */
 
 /* One parameter set to test: the base values with one parameter moved to a
@@ -101,6 +131,7 @@ void chk_detail(chk_ctx *c, const char *fmt, ...) __attribute__((format(printf, 
 typedef struct chk_variant {
     char label[160];          /* "max_iter=1" */
     union bl_value *v;        /* nparams values (malloc'ed) */
+    size_t index;             /* its place in the list, from 0 */
 } chk_variant;
 
 /* Every variant of p's schema around base (INT/REAL: each finite bound;
@@ -108,6 +139,16 @@ typedef struct chk_variant {
  * count; free with chk_variants_free. */
 size_t chk_variants(const struct bl_plugin *p, const union bl_value *base, chk_variant **out);
 void chk_variants_free(chk_variant *vs, size_t n);
+
+/* Try variant var: PASS, or FAIL with the detail set (starting with
+ * prefix, "with LABEL: ", where the failure is the variant's). */
+typedef enum chk_status (*chk_variant_fn)(chk_ctx *c, const chk_variant *var,
+                                          const char *prefix);
+
+/* The "params" check of every role: fn on each variant of the plugin's
+ * schema around c->v until one fails; SKIP when there is none.  The detail
+ * of a pass: "N parameter values at bounds or choices: PASS (LABELS)". */
+enum chk_status chk_params(chk_ctx *c, chk_variant_fn fn, const char *pass);
 
 /* ---- the driver ---------------------------------------------------------------- */
 

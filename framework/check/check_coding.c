@@ -219,8 +219,9 @@ out:
     return fail;
 }
 
-static void describe(chk_buf *b, const struct ccase *cs)
+static void describe(chk_buf *b, const void *p)
 {
+    const struct ccase *cs = p;
     chk_printf(b, "k=%zu m=%zu\n", cs->k, cs->m);
     chk_ivec(b, "y", cs->y, cs->m);
     chk_printf(b, "\n");
@@ -237,6 +238,39 @@ static int try_case(chk_ctx *c, struct cst *S, struct ccase *cs, size_t k, size_
     chk_case(c, "k=%zu m=%zu seed=%#llx", k, m, (unsigned long long)seed);
     return run_case(S, cs, why, more);
 }
+
+/* The smallest k (then m) that still fails, same seed scheme. */
+static void shrink(chk_ctx *c, void *state, void *p)
+{
+    struct ccase *cs = p;
+    chk_buf why = {0}, more = {0};
+    size_t k0 = cs->k, m0 = cs->m;
+    uint64_t seed = cs->seed;
+    for (size_t k2 = 1; k2 <= k0; k2++) {
+        int found = 0;
+        for (size_t m2 = 1; m2 <= m0 && !found; m2++) {
+            struct ccase cand;
+            if (try_case(c, state, &cand, k2, m2, seed, &why, &more)) {
+                cc_free(cs);
+                *cs = cand;
+                found = 1;
+            } else {
+                cc_free(&cand);
+            }
+        }
+        if (found)
+            break;
+    }
+    chk_buf_free(&why);
+    chk_buf_free(&more);
+}
+
+static int run(void *state, void *cs, chk_buf *why, chk_buf *more)
+{
+    return run_case(state, cs, why, more);
+}
+
+static const chk_case_ops case_ops = {run, shrink, describe};
 
 static enum chk_status search(chk_ctx *c, const union bl_value *v, int prop, const char *prefix,
                               int quick, struct cst *out)
@@ -256,46 +290,12 @@ static enum chk_status search(chk_ctx *c, const union bl_value *v, int prop, con
             struct ccase cs;
             uint64_t seed = chk_seed(c, "coding", idx++);
             if (try_case(c, &S, &cs, k, m, seed, &why, &more)) {
-                /* the smallest k (then m) that still fails, same seed scheme */
-                size_t k0 = k;
-                chk_buf why0 = {0}, more0 = {0};
-                chk_printf(&why0, "%s", chk_str(&why));
-                chk_printf(&more0, "%s", chk_str(&more));
-                for (size_t k2 = 1; k2 <= k0; k2++) {
-                    int found = 0;
-                    for (size_t m2 = 1; m2 <= cs.m && !found; m2++) {
-                        struct ccase cand;
-                        if (try_case(c, &S, &cand, k2, m2, seed, &why, &more)) {
-                            cc_free(&cs);
-                            cs = cand;
-                            found = 1;
-                        } else {
-                            cc_free(&cand);
-                        }
-                    }
-                    if (found)
-                        break;
-                }
-                chk_clear(&why);
-                chk_clear(&more);
-                if (run_case(&S, &cs, &why, &more)) {
-                    chk_detail(c, "%s%s", prefix, chk_str(&why));
-                    chk_printf(&c->input, "smallest failing input (first seen at k=%zu, seed "
-                               "%#llx):\n", k0, (unsigned long long)seed);
-                    describe(&c->input, &cs);
-                    chk_printf(&c->input, "%s", chk_str(&more));
-                } else { /* it did not fail again: show the case as it failed */
-                    cc_free(&cs);
-                    cc_gen(&cs, k0, k0 + 5, seed);
-                    chk_detail(c, "%s%s (the same input passed when run again: the result varies "
-                               "between runs)", prefix, chk_str(&why0));
-                    chk_printf(&c->input, "failing input (seed %#llx):\n",
-                               (unsigned long long)seed);
-                    describe(&c->input, &cs);
-                    chk_printf(&c->input, "%s", chk_str(&more0));
-                }
-                chk_buf_free(&why0);
-                chk_buf_free(&more0);
+                struct ccase orig;
+                char seen[64];
+                cc_gen(&orig, k, m, seed);
+                snprintf(seen, sizeof seen, "k=%zu", k);
+                chk_shrink_report(c, &case_ops, &S, &cs, &orig, prefix, seen, seed, &why, &more);
+                cc_free(&orig);
                 fail = 1;
             }
             cc_free(&cs);
@@ -313,12 +313,13 @@ static enum chk_status search(chk_ctx *c, const union bl_value *v, int prop, con
     return fail ? CHK_FAIL : CHK_PASS;
 }
 
-static enum chk_status prop_check(chk_ctx *c, int prop, const char *pass)
+/* The check of one property, c->def->prop (its pass: c->def->pass). */
+static enum chk_status prop_check(chk_ctx *c)
 {
     struct cst S;
-    enum chk_status st = search(c, c->v, prop, "", 0, &S);
+    enum chk_status st = search(c, c->v, c->def->prop, "", 0, &S);
     if (st == CHK_PASS) {
-        chk_detail(c, "%s (k = 2 .. 30, %d code() calls each", pass, CALLS);
+        chk_detail(c, "%s (k = 2 .. 30, %d code() calls each", c->def->pass, CALLS);
         if (S.refused)
             chk_printf(&c->detail, "; %zu of %zu refused with a message, e.g. %s", S.refused,
                        S.cases, S.refusal);
@@ -355,30 +356,14 @@ static enum chk_status check_create(chk_ctx *c)
     return CHK_FAIL;
 }
 
+static enum chk_status params_variant(chk_ctx *c, const chk_variant *var, const char *prefix)
+{
+    return search(c, var->v, P_SMOKE, prefix, 1, NULL);
+}
+
 static enum chk_status check_params(chk_ctx *c)
 {
-    chk_variant *vs;
-    size_t nv = chk_variants(c->p, c->v, &vs);
-    if (nv == 0) {
-        chk_variants_free(vs, nv);
-        chk_detail(c, "no parameter has a bounded range or choices");
-        return CHK_SKIP;
-    }
-    enum chk_status st = CHK_PASS;
-    for (size_t j = 0; j < nv && st == CHK_PASS; j++) {
-        char prefix[200];
-        snprintf(prefix, sizeof prefix, "with %s: ", vs[j].label);
-        st = search(c, vs[j].v, P_SMOKE, prefix, 1, NULL);
-    }
-    if (st == CHK_PASS) {
-        chk_detail(c, "%zu parameter values at bounds or choices: accepted for some k, with a "
-                   "valid code (", nv);
-        for (size_t j = 0; j < nv; j++)
-            chk_printf(&c->detail, "%s%s", j ? ", " : "", vs[j].label);
-        chk_printf(&c->detail, ")");
-    }
-    chk_variants_free(vs, nv);
-    return st;
+    return chk_params(c, params_variant, "accepted for some k, with a valid code");
 }
 
 static enum chk_status check_refusal(chk_ctx *c)
@@ -424,35 +409,15 @@ static enum chk_status check_refusal(chk_ctx *c)
     return CHK_PASS;
 }
 
-static enum chk_status check_shape(chk_ctx *c)
-{
-    return prop_check(c, P_SHAPE, "max_columns >= 1, code() succeeds with 1 <= c <= max_columns "
-                      "and writes nothing beyond k x max_columns");
-}
-
-static enum chk_status check_entries(chk_ctx *c)
-{
-    return prop_check(c, P_ENTRIES, "every entry of M is finite");
-}
-
-static enum chk_status check_columns(chk_ctx *c)
-{
-    return prop_check(c, P_COLUMNS, "no column of M is all zero or constant");
-}
-
-static enum chk_status check_determinism(chk_ctx *c)
-{
-    return prop_check(c, P_DETERMINISM, "two fresh instances given the same inputs and seeds "
-                      "return the same code");
-}
-
 const chk_def chk_coding_checks[] = {
-    {"create", check_create},
-    {"params", check_params},
-    {"refusal", check_refusal},
-    {"shape", check_shape},
-    {"entries", check_entries},
-    {"columns", check_columns},
-    {"determinism", check_determinism},
+    {"create", check_create, 0, NULL},
+    {"params", check_params, 0, NULL},
+    {"refusal", check_refusal, 0, NULL},
+    {"shape", prop_check, P_SHAPE, "max_columns >= 1, code() succeeds with 1 <= c <= "
+     "max_columns and writes nothing beyond k x max_columns"},
+    {"entries", prop_check, P_ENTRIES, "every entry of M is finite"},
+    {"columns", prop_check, P_COLUMNS, "no column of M is all zero or constant"},
+    {"determinism", prop_check, P_DETERMINISM, "two fresh instances given the same inputs and "
+     "seeds return the same code"},
 };
 const size_t chk_coding_count = sizeof chk_coding_checks / sizeof chk_coding_checks[0];

@@ -185,6 +185,25 @@ typedef int (*lprop)(struct lst *L, const struct lcase *cs, chk_buf *why, chk_bu
 
 /* ---- properties -------------------------------------------------------------- */
 
+/* The end of "D is ": "X but central differences[ OF] give Y (error,
+ * tolerance)", X the derivative, Y its difference quotient. */
+static void fd_differs(chk_buf *why, double x, const char *of, double y, double err, double tol)
+{
+    chk_num(why, x);
+    chk_printf(why, " but central differences%s give ", of);
+    chk_num(why, y);
+    chk_printf(why, " (error %.3g, tolerance %.3g)", err, tol);
+}
+
+/* The m x k derivatives a (named name) above their difference quotients fd. */
+static void fd_show(chk_buf *more, const char *name, const double *a, const double *fd, size_t m,
+                    size_t k)
+{
+    chk_mat(more, name, a, m, k);
+    chk_printf(more, "\n");
+    chk_mat(more, "fd", fd, m, k);
+}
+
 static int prop_gradient(struct lst *L, const struct lcase *cs, chk_buf *why, chk_buf *more)
 {
     size_t m = cs->m, k = cs->k, n = m * k, bad;
@@ -235,13 +254,8 @@ static int prop_gradient(struct lst *L, const struct lcase *cs, chk_buf *why, ch
         L->worst = wratio;
     if (!(wratio <= 1.0)) {
         chk_printf(why, "dL/d%s[%zu][%zu] is ", Fname(cs), wj / k, wj % k);
-        chk_num(why, g[wj]);
-        chk_printf(why, " but central differences give ");
-        chk_num(why, fd[wj]);
-        chk_printf(why, " (error %.3g, tolerance %.3g)", werr, wtol);
-        chk_mat(more, "grad", g, m, k);
-        chk_printf(more, "\n");
-        chk_mat(more, "fd", fd, m, k);
+        fd_differs(why, g[wj], "", fd[wj], werr, wtol);
+        fd_show(more, "grad", g, fd, m, k);
         fail = 1;
     }
 out:
@@ -321,14 +335,9 @@ static int prop_hessian(struct lst *L, const struct lcase *cs, chk_buf *why, chk
                        "diagonal", wj / k, wj % k, H[wj]);
         } else {
             chk_printf(why, "d2L/dF[%zu][%zu]^2 is ", wj / k, wj % k);
-            chk_num(why, H[wj]);
-            chk_printf(why, " but central differences of the gradient give ");
-            chk_num(why, fd[wj]);
-            chk_printf(why, " (error %.3g, tolerance %.3g)", werr, wtol);
+            fd_differs(why, H[wj], " of the gradient", fd[wj], werr, wtol);
         }
-        chk_mat(more, "hess", H, m, k);
-        chk_printf(more, "\n");
-        chk_mat(more, "fd", fd, m, k);
+        fd_show(more, "hess", H, fd, m, k);
         fail = 1;
     }
 out:
@@ -545,11 +554,27 @@ static int run_prop(struct lst *L, const struct lspec *sp, const struct lcase *c
     return sp->prop(L, cs, why, more);
 }
 
+/* What a search runs: the loss and the property. */
+struct lrun {
+    struct lst *L;
+    const struct lspec *sp;
+};
+
+static int run(void *state, void *cs, chk_buf *why, chk_buf *more)
+{
+    const struct lrun *R = state;
+    return run_prop(R->L, R->sp, cs, why, more);
+}
+
 /* Replace *cs (failing) by the smallest failing case: sizes in increasing
  * m*k with the same seed (and three seeds derived from it), then each score
  * replaced by 0 or a rounder value while the case still fails. */
-static void shrink(chk_ctx *c, struct lst *L, const struct lspec *sp, struct lcase *cs)
+static void shrink(chk_ctx *c, void *state, void *p)
 {
+    const struct lrun *R = state;
+    struct lst *L = R->L;
+    const struct lspec *sp = R->sp;
+    struct lcase *cs = p;
     chk_buf why = {0}, more = {0};
     size_t M = cs->m, K = cs->k, kmin = sp->coded ? 1 : 2;
     int found = 0;
@@ -593,8 +618,9 @@ static void shrink(chk_ctx *c, struct lst *L, const struct lspec *sp, struct lca
     chk_buf_free(&more);
 }
 
-static void describe(chk_buf *b, const struct lcase *cs)
+static void describe(chk_buf *b, const void *p)
 {
+    const struct lcase *cs = p;
     chk_printf(b, "%s=%zu %s=%zu\n", "m", cs->m, cs->coded ? "c" : "k", cs->k);
     if (cs->coded)
         chk_mat(b, "Y", cs->Y, cs->m, cs->k);
@@ -604,6 +630,8 @@ static void describe(chk_buf *b, const struct lcase *cs)
     chk_mat(b, Fname(cs), cs->F, cs->m, cs->k);
     chk_printf(b, "\n");
 }
+
+static const chk_case_ops case_ops = {run, shrink, describe};
 
 /* Run sp's property over trials x shapes x scales; on a failure shrink it
  * and report.  Returns 1 on a failure (the report is in c), else 0. */
@@ -623,29 +651,13 @@ static int search(chk_ctx *c, struct lst *L, const struct lspec *sp, const char 
                          sp->scales[b], (unsigned long long)seed);
                 if (run_prop(L, sp, &cs, &why, &more)) {
                     struct lcase orig;
-                    chk_buf why0 = {0}, more0 = {0};
+                    struct lrun R = {L, sp};
+                    char seen[128];
                     lcase_copy(&orig, &cs);
-                    chk_printf(&why0, "%s", chk_str(&why));
-                    chk_printf(&more0, "%s", chk_str(&more));
-                    shrink(c, L, sp, &cs);
-                    int again = run_prop(L, sp, &cs, &why, &more);
-                    if (again) {
-                        chk_detail(c, "%s%s", prefix, chk_str(&why));
-                        chk_printf(&c->input, "smallest failing input (first seen at m=%zu %s=%zu, "
-                                   "scale %g, seed %#llx):\n", orig.m, orig.coded ? "c" : "k",
-                                   orig.k, orig.scale, (unsigned long long)orig.seed);
-                        describe(&c->input, &cs);
-                        chk_printf(&c->input, "%s", chk_str(&more));
-                    } else { /* it did not fail again: show the case as it failed */
-                        chk_detail(c, "%s%s (the same input passed when run again: the result "
-                                   "varies between runs)", prefix, chk_str(&why0));
-                        chk_printf(&c->input, "failing input (seed %#llx):\n",
-                                   (unsigned long long)orig.seed);
-                        describe(&c->input, &orig);
-                        chk_printf(&c->input, "%s", chk_str(&more0));
-                    }
-                    chk_buf_free(&why0);
-                    chk_buf_free(&more0);
+                    snprintf(seen, sizeof seen, "m=%zu %s=%zu, scale %g", m, cs.coded ? "c" : "k",
+                             k, sp->scales[b]);
+                    chk_shrink_report(c, &case_ops, &R, &cs, &orig, prefix, seen, seed, &why,
+                                      &more);
                     lcase_free(&orig);
                     fail = 1;
                 }
@@ -704,57 +716,39 @@ static enum chk_status check_create(chk_ctx *c)
     return CHK_PASS;
 }
 
-static enum chk_status check_params(chk_ctx *c)
+static enum chk_status params_variant(chk_ctx *c, const chk_variant *var, const char *prefix)
 {
-    chk_variant *vs;
-    size_t nv = chk_variants(c->p, c->v, &vs);
-    if (nv == 0) {
-        chk_variants_free(vs, nv);
-        chk_detail(c, "no parameter has a bounded range or choices");
-        return CHK_SKIP;
+    struct lst L;
+    char err[BL_ERR_MAX];
+    if (lst_open(&L, c, var->v, err) < 0) {
+        chk_detail(c, "create refused %s, a value the schema declares: %s", var->label,
+                   err[0] ? err : "(no message)");
+        return CHK_FAIL;
     }
-    enum chk_status st = CHK_PASS;
-    for (size_t j = 0; j < nv && st == CHK_PASS; j++) {
-        struct lst L;
-        char err[BL_ERR_MAX];
-        char prefix[200];
-        snprintf(prefix, sizeof prefix, "with %s: ", vs[j].label);
-        if (lst_open(&L, c, vs[j].v, err) < 0) {
-            chk_detail(c, "create refused %s, a value the schema declares: %s", vs[j].label,
-                       err[0] ? err : "(no message)");
-            st = CHK_FAIL;
-            break;
-        }
-        struct lspec sp = {"params/gradient", shapes_small, NEL(shapes_small), scale_one, 1,
-                           GEN_SMOOTH, 0, prop_gradient, 1};
-        int fail = search(c, &L, &sp, prefix);
-        if (!fail && L.ops->hessian) {
-            struct lcase cs;
-            lcase_gen(&cs, 2, 2, 1.0, chk_seed(c, "params/hessian", j), GEN_SMOOTH, 0);
-            int diag = has_diag(&L, &cs);
-            lcase_free(&cs);
-            if (diag) {
-                sp.tag = "params/hessian", sp.prop = prop_hessian;
-                fail = search(c, &L, &sp, prefix);
-            }
-        }
-        if (!fail && L.coded) {
-            sp.tag = "params/coded", sp.prop = prop_gradient, sp.coded = 1;
+    struct lspec sp = {"params/gradient", shapes_small, NEL(shapes_small), scale_one, 1,
+                       GEN_SMOOTH, 0, prop_gradient, 1};
+    int fail = search(c, &L, &sp, prefix);
+    if (!fail && L.ops->hessian) {
+        struct lcase cs;
+        lcase_gen(&cs, 2, 2, 1.0, chk_seed(c, "params/hessian", var->index), GEN_SMOOTH, 0);
+        int diag = has_diag(&L, &cs);
+        lcase_free(&cs);
+        if (diag) {
+            sp.tag = "params/hessian", sp.prop = prop_hessian;
             fail = search(c, &L, &sp, prefix);
         }
-        lst_close(&L);
-        if (fail)
-            st = CHK_FAIL;
     }
-    if (st == CHK_PASS) {
-        chk_detail(c, "%zu parameter values at bounds or choices: created, gradient checked (",
-                   nv);
-        for (size_t j = 0; j < nv; j++)
-            chk_printf(&c->detail, "%s%s", j ? ", " : "", vs[j].label);
-        chk_printf(&c->detail, ")");
+    if (!fail && L.coded) {
+        sp.tag = "params/coded", sp.prop = prop_gradient, sp.coded = 1;
+        fail = search(c, &L, &sp, prefix);
     }
-    chk_variants_free(vs, nv);
-    return st;
+    lst_close(&L);
+    return fail ? CHK_FAIL : CHK_PASS;
+}
+
+static enum chk_status check_params(chk_ctx *c)
+{
+    return chk_params(c, params_variant, "created, gradient checked");
 }
 
 static enum chk_status simple_check(chk_ctx *c, const struct lspec *sp, const char *pass)
@@ -896,15 +890,15 @@ static enum chk_status check_determinism(chk_ctx *c)
 }
 
 const chk_def chk_loss_checks[] = {
-    {"create", check_create},
-    {"params", check_params},
-    {"gradient", check_gradient},
-    {"hessian", check_hessian},
-    {"convexity", check_convexity},
-    {"extreme", check_extreme},
-    {"row", check_row},
-    {"coded-gradient", check_coded_gradient},
-    {"coded-extreme", check_coded_extreme},
-    {"determinism", check_determinism},
+    {"create", check_create, 0, NULL},
+    {"params", check_params, 0, NULL},
+    {"gradient", check_gradient, 0, NULL},
+    {"hessian", check_hessian, 0, NULL},
+    {"convexity", check_convexity, 0, NULL},
+    {"extreme", check_extreme, 0, NULL},
+    {"row", check_row, 0, NULL},
+    {"coded-gradient", check_coded_gradient, 0, NULL},
+    {"coded-extreme", check_coded_extreme, 0, NULL},
+    {"determinism", check_determinism, 0, NULL},
 };
 const size_t chk_loss_count = sizeof chk_loss_checks / sizeof chk_loss_checks[0];

@@ -430,8 +430,9 @@ out:
 static const char *fname[] = {"0.5 (w-a)^T A (w-a)", "sum_q softplus(A_q w + a_q) + mu/2 ||w||^2",
                               "log sum_q exp(A_q w + a_q) + mu/2 ||w||^2"};
 
-static void describe(chk_buf *b, const struct sproblem *P)
+static void describe(chk_buf *b, const void *p)
 {
+    const struct sproblem *P = p;
     chk_printf(b, "n=%zu (t=%zu rows of k=%zu), nu=%g, f(w) = %s", P->n, P->t, P->k, P->nu,
                fname[P->fkind]);
     if (P->fkind != F_QUAD)
@@ -483,8 +484,9 @@ static int try_case(chk_ctx *c, struct sst *S, struct sproblem *P, size_t t, siz
 }
 
 /* Smaller problems of the same kinds, the smallest n first. */
-static void shrink(chk_ctx *c, struct sst *S, struct sproblem *P)
+static void shrink(chk_ctx *c, void *S, void *p)
 {
+    struct sproblem *P = p;
     chk_buf why = {0}, more = {0};
     size_t T = P->t, K = P->k;
     int found = 0;
@@ -507,6 +509,13 @@ static void shrink(chk_ctx *c, struct sst *S, struct sproblem *P)
     chk_buf_free(&why);
     chk_buf_free(&more);
 }
+
+static int run(void *S, void *P, chk_buf *why, chk_buf *more)
+{
+    return run_case(S, P, why, more);
+}
+
+static const chk_case_ops case_ops = {run, shrink, describe};
 
 static const size_t row_k[] = {1, 2, 3, 5, 8};
 static const size_t all_tk[][2] = {{1, 3}, {2, 2}, {2, 3}, {3, 3}, {4, 5}};
@@ -531,32 +540,15 @@ static enum chk_status search(chk_ctx *c, const union bl_value *v, int prop, con
                     uint64_t seed = chk_seed(c, "solver", idx++);
                     struct sproblem P;
                     if (try_case(c, &S, &P, t, k, fk, bk, seed, &why, &more)) {
-                        chk_buf why0 = {0}, more0 = {0};
-                        chk_printf(&why0, "%s", chk_str(&why));
-                        chk_printf(&more0, "%s", chk_str(&more));
-                        shrink(c, &S, &P);
-                        chk_clear(&why);
-                        chk_clear(&more);
-                        if (run_case(&S, &P, &why, &more)) {
-                            chk_detail(c, "%s%s", prefix, chk_str(&why));
-                            chk_printf(&c->input, "smallest failing input (first seen at n=%zu, "
-                                       "seed %#llx):\n", t * k, (unsigned long long)seed);
-                            describe(&c->input, &P);
-                            chk_printf(&c->input, "%s", chk_str(&more));
-                        } else { /* it did not fail again: show the case as it failed */
-                            sp_free(&P);
-                            int tied, group;
-                            declared(c, &tied, &group);
-                            sp_gen(&P, t, k, fk, bk, all, tied, group, seed);
-                            chk_detail(c, "%s%s (the same input passed when run again: the result "
-                                       "varies between runs)", prefix, chk_str(&why0));
-                            chk_printf(&c->input, "failing input (seed %#llx):\n",
-                                       (unsigned long long)seed);
-                            describe(&c->input, &P);
-                            chk_printf(&c->input, "%s", chk_str(&more0));
-                        }
-                        chk_buf_free(&why0);
-                        chk_buf_free(&more0);
+                        struct sproblem orig;
+                        int tied, group;
+                        char seen[64];
+                        declared(c, &tied, &group);
+                        sp_gen(&orig, t, k, fk, bk, all, tied, group, seed);
+                        snprintf(seen, sizeof seen, "n=%zu", t * k);
+                        chk_shrink_report(c, &case_ops, &S, &P, &orig, prefix, seen, seed, &why,
+                                          &more);
+                        sp_free(&orig);
                         fail = 1;
                     }
                     sp_free(&P);
@@ -568,12 +560,14 @@ static enum chk_status search(chk_ctx *c, const union bl_value *v, int prop, con
     return fail ? CHK_FAIL : CHK_PASS;
 }
 
-static enum chk_status prop_check(chk_ctx *c, int prop, const char *pass)
+/* The check of one property, c->def->prop (its pass: c->def->pass). */
+static enum chk_status prop_check(chk_ctx *c)
 {
+    int prop = c->def->prop;
     struct sst S;
     enum chk_status st = search(c, c->v, prop, "", 0, &S);
     if (st == CHK_PASS)
-        chk_detail(c, "%s (%zu problems; scope %s)", pass, S.cases,
+        chk_detail(c, "%s (%zu problems; scope %s)", c->def->pass, S.cases,
                    all_scope(c) ? "ALL: n = t k up to 20, warm-started"
                                 : "ROW: n = k up to 8, started at 0");
     chk_printf(&c->info, "%zu solves", S.cases);
@@ -605,65 +599,25 @@ static enum chk_status check_create(chk_ctx *c)
     return st;
 }
 
+static enum chk_status params_variant(chk_ctx *c, const chk_variant *var, const char *prefix)
+{
+    return search(c, var->v, P_SMOKE, prefix, 1, NULL);
+}
+
 static enum chk_status check_params(chk_ctx *c)
 {
-    chk_variant *vs;
-    size_t nv = chk_variants(c->p, c->v, &vs);
-    if (nv == 0) {
-        chk_variants_free(vs, nv);
-        chk_detail(c, "no parameter has a bounded range or choices");
-        return CHK_SKIP;
-    }
-    enum chk_status st = CHK_PASS;
-    for (size_t j = 0; j < nv && st == CHK_PASS; j++) {
-        char prefix[200];
-        snprintf(prefix, sizeof prefix, "with %s: ", vs[j].label);
-        st = search(c, vs[j].v, P_SMOKE, prefix, 1, NULL);
-    }
-    if (st == CHK_PASS) {
-        chk_detail(c, "%zu parameter values at bounds or choices: created, and solve gives a "
-                   "finite point within the bounds (", nv);
-        for (size_t j = 0; j < nv; j++)
-            chk_printf(&c->detail, "%s%s", j ? ", " : "", vs[j].label);
-        chk_printf(&c->detail, ")");
-    }
-    chk_variants_free(vs, nv);
-    return st;
-}
-
-static enum chk_status check_kkt(chk_ctx *c)
-{
-    return prop_check(c, P_KKT, "the answer is a KKT point of f + nu sum(w) within the bounds");
-}
-
-static enum chk_status check_bounds(chk_ctx *c)
-{
-    return prop_check(c, P_BOUNDS, "lower <= w <= upper");
-}
-
-static enum chk_status check_descent(chk_ctx *c)
-{
-    return prop_check(c, P_DESCENT, "f + nu sum(w) is no larger than at the start point");
-}
-
-static enum chk_status check_info(chk_ctx *c)
-{
-    return prop_check(c, P_INFO, "info.objective is f(w) + nu sum(w) at the returned w");
-}
-
-static enum chk_status check_determinism(chk_ctx *c)
-{
-    return prop_check(c, P_DETERMINISM, "the same problem twice, and on a fresh instance, gives "
-                      "bitwise the same w");
+    return chk_params(c, params_variant, "created, and solve gives a finite point within the "
+                      "bounds");
 }
 
 const chk_def chk_solver_checks[] = {
-    {"create", check_create},
-    {"params", check_params},
-    {"kkt", check_kkt},
-    {"bounds", check_bounds},
-    {"descent", check_descent},
-    {"info", check_info},
-    {"determinism", check_determinism},
+    {"create", check_create, 0, NULL},
+    {"params", check_params, 0, NULL},
+    {"kkt", prop_check, P_KKT, "the answer is a KKT point of f + nu sum(w) within the bounds"},
+    {"bounds", prop_check, P_BOUNDS, "lower <= w <= upper"},
+    {"descent", prop_check, P_DESCENT, "f + nu sum(w) is no larger than at the start point"},
+    {"info", prop_check, P_INFO, "info.objective is f(w) + nu sum(w) at the returned w"},
+    {"determinism", prop_check, P_DETERMINISM, "the same problem twice, and on a fresh "
+     "instance, gives bitwise the same w"},
 };
 const size_t chk_solver_count = sizeof chk_solver_checks / sizeof chk_solver_checks[0];

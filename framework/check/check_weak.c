@@ -485,8 +485,9 @@ static size_t cols_of(int q, size_t k)
     return q == 0 ? 1 : q == 1 ? k : k + 3;
 }
 
-static void describe(chk_buf *b, const struct wcase *w)
+static void describe(chk_buf *b, const void *p)
 {
+    const struct wcase *w = p;
     chk_printf(b, "m=%zu d=%zu k=%zu c=%zu (max_bins %d)\n", w->m, w->d, w->k, w->c, w->bins);
     chk_printf(b, "X=[");
     for (size_t f = 0; f < w->d; f++) {
@@ -517,8 +518,9 @@ static int try_case(chk_ctx *c, struct wst *W, struct wcase *w, size_t m, size_t
     return run_case(W, w, why, more);
 }
 
-static void shrink(chk_ctx *c, struct wst *W, struct wcase *w)
+static void shrink(chk_ctx *c, void *W, void *p)
 {
+    struct wcase *w = p;
     static const size_t ms[] = {2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 30, 40, 60};
     chk_buf why = {0}, more = {0};
     size_t M = w->m, D = w->d, K = w->k, C = w->c;
@@ -564,6 +566,13 @@ static void shrink(chk_ctx *c, struct wst *W, struct wcase *w)
     chk_buf_free(&more);
 }
 
+static int run(void *W, void *w, chk_buf *why, chk_buf *more)
+{
+    return run_case(W, w, why, more) == 1;
+}
+
+static const chk_case_ops case_ops = {run, shrink, describe};
+
 /* Run property prop on every size, bin count, column count and kind of
  * dual weights, trials times; shrink and report the first failure. */
 static enum chk_status search(chk_ctx *c, const union bl_value *v, int prop, const char *prefix,
@@ -591,31 +600,15 @@ static enum chk_status search(chk_ctx *c, const union bl_value *v, int prop, con
                     chk_detail(c, "%s", chk_str(&why));
                     fail = 1;
                 } else if (r == 1) {
-                    chk_buf why0 = {0}, more0 = {0};
-                    chk_printf(&why0, "%s", chk_str(&why));
-                    chk_printf(&more0, "%s", chk_str(&more));
-                    shrink(c, &W, &w);
-                    chk_clear(&why);
-                    chk_clear(&more);
-                    if (run_case(&W, &w, &why, &more) == 1) {
-                        chk_detail(c, "%s%s", prefix, chk_str(&why));
-                        chk_printf(&c->input, "smallest failing input (first seen at m=%zu d=%zu "
-                                   "k=%zu c=%zu, seed %#llx):\n", m, d, k, cc,
-                                   (unsigned long long)seed);
-                        describe(&c->input, &w);
-                        chk_printf(&c->input, "%s", chk_str(&more));
-                    } else { /* it did not fail again: show the case as it failed */
-                        wcase_free(&w);
-                        wcase_gen(&w, m, d, k, cc, gkind, bins, seed, &why);
-                        chk_detail(c, "%s%s (the same input passed when run again: the result "
-                                   "varies between runs)", prefix, chk_str(&why0));
-                        chk_printf(&c->input, "failing input (seed %#llx):\n",
-                                   (unsigned long long)seed);
-                        describe(&c->input, &w);
-                        chk_printf(&c->input, "%s", chk_str(&more0));
-                    }
-                    chk_buf_free(&why0);
-                    chk_buf_free(&more0);
+                    struct wcase orig;
+                    chk_buf scratch = {0};
+                    char seen[128];
+                    wcase_gen(&orig, m, d, k, cc, gkind, bins, seed, &scratch);
+                    chk_buf_free(&scratch);
+                    snprintf(seen, sizeof seen, "m=%zu d=%zu k=%zu c=%zu", m, d, k, cc);
+                    chk_shrink_report(c, &case_ops, &W, &w, &orig, prefix, seen, seed, &why,
+                                      &more);
+                    wcase_free(&orig);
                     fail = 1;
                 }
                 wcase_free(&w);
@@ -631,12 +624,14 @@ static enum chk_status search(chk_ctx *c, const union bl_value *v, int prop, con
     return fail ? CHK_FAIL : CHK_PASS;
 }
 
-static enum chk_status prop_check(chk_ctx *c, int prop, const char *pass)
+/* The check of one property, c->def->prop (its pass: c->def->pass). */
+static enum chk_status prop_check(chk_ctx *c)
 {
+    int prop = c->def->prop;
     struct wst W;
     enum chk_status st = search(c, c->v, prop, "", 0, &W);
     if (st == CHK_PASS) {
-        chk_detail(c, "%s", pass);
+        chk_detail(c, "%s", c->def->pass);
         if (W.refused)
             chk_printf(&c->detail, " (%zu of %zu problems refused with a message, e.g. \"%s\")",
                        W.refused, W.cases, W.refusal);
@@ -681,76 +676,30 @@ static enum chk_status check_create(chk_ctx *c)
     return st;
 }
 
+static enum chk_status params_variant(chk_ctx *c, const chk_variant *var, const char *prefix)
+{
+    return search(c, var->v, P_FIT, prefix, 1, NULL);
+}
+
 static enum chk_status check_params(chk_ctx *c)
 {
-    chk_variant *vs;
-    size_t nv = chk_variants(c->p, c->v, &vs);
-    if (nv == 0) {
-        chk_variants_free(vs, nv);
-        chk_detail(c, "no parameter has a bounded range or choices");
-        return CHK_SKIP;
-    }
-    enum chk_status st = CHK_PASS;
-    for (size_t j = 0; j < nv && st == CHK_PASS; j++) {
-        char prefix[200];
-        snprintf(prefix, sizeof prefix, "with %s: ", vs[j].label);
-        st = search(c, vs[j].v, P_FIT, prefix, 1, NULL);
-    }
-    if (st == CHK_PASS) {
-        chk_detail(c, "%zu parameter values at bounds or choices: created and fitted (c = k, "
-                   "k + 3) (", nv);
-        for (size_t j = 0; j < nv; j++)
-            chk_printf(&c->detail, "%s%s", j ? ", " : "", vs[j].label);
-        chk_printf(&c->detail, ")");
-    }
-    chk_variants_free(vs, nv);
-    return st;
-}
-
-static enum chk_status check_outdim(chk_ctx *c)
-{
-    return prop_check(c, P_OUTDIM, "outdim is 1 or c (c = 1, k, k + 3) and outdim(hyp) agrees");
-}
-
-static enum chk_status check_edge(chk_ctx *c)
-{
-    return prop_check(c, P_EDGE, "the edge is >= 0 and equals max_r sum_i G_ir h(x_i) (outdim 1) "
-                      "or sum_ir G_ir h_r(x_i) (outdim c) from predict");
-}
-
-static enum chk_status check_outputs(chk_ctx *c)
-{
-    return prop_check(c, P_OUTPUTS, "the training outputs fit writes equal predict on the "
-                      "training examples");
-}
-
-static enum chk_status check_predict(chk_ctx *c)
-{
-    return prop_check(c, P_PREDICT, "predict is finite on the training X and on NaN, +-FLT_MAX, "
-                      "1e30 and unseen values");
-}
-
-static enum chk_status check_determinism(chk_ctx *c)
-{
-    return prop_check(c, P_DETERMINISM, "the same G and seed give bitwise the same edge, outputs "
-                      "and hypothesis, on the same learner and on a fresh one");
-}
-
-static enum chk_status check_saveload(chk_ctx *c)
-{
-    return prop_check(c, P_SAVELOAD, "save writes one line (at most cap bytes, returning the "
-                      "length), load reads it back to the same predictions and text, malformed "
-                      "text is refused");
+    return chk_params(c, params_variant, "created and fitted (c = k, k + 3)");
 }
 
 const chk_def chk_weak_checks[] = {
-    {"create", check_create},
-    {"params", check_params},
-    {"outdim", check_outdim},
-    {"edge", check_edge},
-    {"outputs", check_outputs},
-    {"predict", check_predict},
-    {"determinism", check_determinism},
-    {"save-load", check_saveload},
+    {"create", check_create, 0, NULL},
+    {"params", check_params, 0, NULL},
+    {"outdim", prop_check, P_OUTDIM, "outdim is 1 or c (c = 1, k, k + 3) and outdim(hyp) agrees"},
+    {"edge", prop_check, P_EDGE, "the edge is >= 0 and equals max_r sum_i G_ir h(x_i) (outdim "
+     "1) or sum_ir G_ir h_r(x_i) (outdim c) from predict"},
+    {"outputs", prop_check, P_OUTPUTS, "the training outputs fit writes equal predict on the "
+     "training examples"},
+    {"predict", prop_check, P_PREDICT, "predict is finite on the training X and on NaN, "
+     "+-FLT_MAX, 1e30 and unseen values"},
+    {"determinism", prop_check, P_DETERMINISM, "the same G and seed give bitwise the same edge, "
+     "outputs and hypothesis, on the same learner and on a fresh one"},
+    {"save-load", prop_check, P_SAVELOAD, "save writes one line (at most cap bytes, returning "
+     "the length), load reads it back to the same predictions and text, malformed text is "
+     "refused"},
 };
 const size_t chk_weak_count = sizeof chk_weak_checks / sizeof chk_weak_checks[0];

@@ -63,15 +63,6 @@ typedef struct {
 
 /* ---- small helpers ---------------------------------------------------------------- */
 
-static char *cat(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    char *s = bl_xmalloc(la + lb + 1);
-    memcpy(s, a, la);
-    memcpy(s + la, b, lb + 1);
-    return s;
-}
-
 /* Append word to *cmd, single-quoted for the shell when it needs it. */
 static void add_word(char **cmd, const char *word)
 {
@@ -98,9 +89,7 @@ static void add_word(char **cmd, const char *word)
         *w++ = '\'';
     }
     *w = 0;
-    char *s = **cmd ? cat(*cmd, " ") : bl_strdup("");
-    char *t = cat(s, q);
-    free(s);
+    char *t = bl_strfmt("%s%s%s", *cmd, **cmd ? " " : "", q);
     free(q);
     free(*cmd);
     *cmd = t;
@@ -430,7 +419,7 @@ int cmd_report(int argc, char **argv)
     }
     for (size_t x = 0; x < set.n && rc == 0 && plots; x++) {
         bl_rexp *e = &set.exp[x];
-        char *prefix = set.n > 1 ? cat(e->name, "-") : bl_strdup("");
+        char *prefix = set.n > 1 ? bl_strfmt("%s-", e->name) : bl_strdup("");
         const bl_experiment *ex = NULL;
         char why[BL_ERRMSG_MAX + 128];
         snprintf(why, sizeof why, "%s", L.why);

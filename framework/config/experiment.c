@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../util/fsutil.h"
+#include "../util/rng.h"
 #include "ini.h"
 #include "sweep.h"
 
@@ -973,14 +974,6 @@ void bl_experiment_write(const bl_experiment *ex, FILE *f)
     }
 }
 
-static uint64_t fnv1a(const char *buf, size_t len)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t j = 0; j < len; j++)
-        h = (h ^ (unsigned char)buf[j]) * 1099511628211ULL;
-    return h;
-}
-
 uint64_t bl_algo_hash(const bl_algo_spec *a)
 {
     char *buf = NULL;
@@ -988,7 +981,7 @@ uint64_t bl_algo_hash(const bl_algo_spec *a)
     FILE *f = open_memstream(&buf, &len);
     bl_algo_write(a, f);
     fclose(f);
-    uint64_t h = fnv1a(buf, len);
+    uint64_t h = bl_hash64(buf, len);
     free(buf);
     return h;
 }
@@ -1000,7 +993,7 @@ uint64_t bl_data_hash(const bl_data_spec *d)
     FILE *f = open_memstream(&buf, &len);
     bl_data_write(d, f);
     fclose(f);
-    uint64_t h = fnv1a(buf, len);
+    uint64_t h = bl_hash64(buf, len);
     free(buf);
     return h;
 }

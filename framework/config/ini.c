@@ -7,7 +7,6 @@
  */
 #include "ini.h"
 
-#include <ctype.h>
 #include <ini.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +14,7 @@
 #include <string.h>
 
 #include "../util/fsutil.h"
+#include "../util/textio.h"
 
 /* inih copies section names into a buffer of 50 bytes, cutting longer ones
  * (MAX_SECTION in its ini.c; not in its header). */
@@ -27,17 +27,6 @@ typedef struct {
     int failed;
     bl_error *err;
 } reader_state;
-
-/* Strip white space as inih does (isspace), so header lines are seen alike. */
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1]))
-        s[--n] = 0;
-    return s;
-}
 
 static bl_ini_section *find_section(bl_ini *ini, const char *name)
 {
@@ -89,16 +78,16 @@ static char *read_line(char *buf, int cap, void *user)
      * and however long (a header cut at 511 bytes went unrecorded, and its
      * keys were dropped without an error). */
     char *tmp = bl_strdup(buf);
-    char *t = trim(tmp);
+    char *t = bl_trim(tmp);
     if (st->line == 1 && !strncmp(t, "\xEF\xBB\xBF", 3))
-        t = trim(t + 3);
+        t = bl_trim(t + 3);
     if (*t == '[') {
         char *close = strchr(t, ']');
         if (close) {
             *close = 0;
             if (strlen(t + 1) > INIH_MAX_SECTION)
                 fail(st, "section name longer than %d characters", INIH_MAX_SECTION);
-            char *name = trim(t + 1);
+            char *name = bl_trim(t + 1);
             bl_ini_section *old = find_section(st->ini, name);
             if (old) {
                 fail(st, "section [%s] appears twice (first at line %d)", name, old->line);
@@ -128,7 +117,7 @@ static int on_pair(void *user, const char *section, const char *name, const char
     char sec[INIH_MAX_SECTION + 1];
     snprintf(sec, sizeof sec, "%s", section);
     bl_ini_section *s = ini->nsec ? &ini->sec[ini->nsec - 1] : NULL;
-    if (!s || strcmp(s->name, trim(sec)) != 0) {
+    if (!s || strcmp(s->name, bl_trim(sec)) != 0) {
         /* A repeated section, already reported; never drop a key silently
          * (fuzzing found sections whose keys were lost without a word). */
         fail(st, "key '%s' is in a section that could not be read", name);

@@ -2,7 +2,6 @@
 /* Expansion of swept values into section variants (see sweep.h). */
 #include "sweep.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,16 +9,7 @@
 #include <string.h>
 
 #include "../util/fsutil.h"
-
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1]))
-        s[--n] = 0;
-    return s;
-}
+#include "../util/textio.h"
 
 static int push(char ***vals, size_t *n, const char *v)
 {
@@ -41,7 +31,7 @@ static int parse_range(char *s, char ***vals, size_t *n, bl_error *err)
         *st = 0;
         st += 2;
     }
-    const char *parts[3] = {trim(s), trim(b), st ? trim(st) : "1"};
+    const char *parts[3] = {bl_trim(s), bl_trim(b), st ? bl_trim(st) : "1"};
     double x[3];
     int all_int = 1;
     for (int j = 0; j < 3; j++) {
@@ -86,7 +76,7 @@ int bl_sweep_parse(const char *value, char ***vals, size_t *n, bl_error *err)
     char *body = bl_strdup(value + 1);
     body[len - 2] = 0;
     int rc = 0;
-    char *t = trim(body);
+    char *t = bl_trim(body);
     if (!*t) {
         rc = bl_errf(err, "empty sweep {}: give at least one value");
     } else if (!strchr(t, ',') && strstr(t, "..")) {
@@ -97,7 +87,7 @@ int bl_sweep_parse(const char *value, char ***vals, size_t *n, bl_error *err)
             char *comma = strchr(p, ',');
             if (comma)
                 *comma = 0;
-            char *v = trim(p);
+            char *v = bl_trim(p);
             if (!*v) {
                 rc = bl_errf(err, "empty value in the sweep '%s'", value);
                 break;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../util/fsutil.h"
+#include "../util/rng.h"
 #include "../util/textio.h"
 
 #define BL_MAX_CLASS_INDEX 65535
@@ -199,10 +200,7 @@ typedef struct strmap {
 
 static uint64_t hash_str(const char *s)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
+    return bl_hash64(s, strlen(s));
 }
 
 static void strmap_init(strmap *m)

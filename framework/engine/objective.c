@@ -33,14 +33,22 @@ static void init(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss, const
     o->grad = scratch_grad;
 }
 
-void bl_coefobj_row(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss, const int *y,
-                    size_t m, size_t k, const double *F, const double *s, size_t sdim,
-                    double *scratch_Fw, double *scratch_grad)
+/* A row objective (init, then the scores and the new term's outputs). */
+static void init_row(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss, const int *y,
+                     size_t m, size_t k, const double *F, const double *s, size_t sdim,
+                     double *scratch_Fw, double *scratch_grad)
 {
     init(o, ops, loss, y, m, k, scratch_Fw, scratch_grad);
     o->F = F;
     o->s = s;
     o->sdim = sdim;
+}
+
+void bl_coefobj_row(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss, const int *y,
+                    size_t m, size_t k, const double *F, const double *s, size_t sdim,
+                    double *scratch_Fw, double *scratch_grad)
+{
+    init_row(o, ops, loss, y, m, k, F, s, sdim, scratch_Fw, scratch_grad);
     if (sdim == 1 && ops->row_prepare)
         o->fast = ops->row_prepare(loss, y, m, k, F, s);
 }
@@ -60,12 +68,10 @@ void bl_coefobj_row_coded(bl_coefobj *o, const struct bl_loss_ops *ops, void *lo
                           const double *f, const double *s, size_t sdim, double *scratch_f,
                           double *scratch_grad)
 {
-    init(o, ops, loss, NULL, m, c, scratch_f, scratch_grad);
+    /* no row fast path: row_prepare works in class space */
+    init_row(o, ops, loss, NULL, m, c, f, s, sdim, scratch_f, scratch_grad);
     o->coded = coded;
     o->Y = Y;
-    o->F = f;
-    o->s = s;
-    o->sdim = sdim;
 }
 
 void bl_coefobj_all_coded(bl_coefobj *o, const struct bl_loss_ops *ops, void *loss,
@@ -73,12 +79,9 @@ void bl_coefobj_all_coded(bl_coefobj *o, const struct bl_loss_ops *ops, void *lo
                           const double *const *out, const size_t *outdim, double *scratch_f,
                           double *scratch_grad)
 {
-    init(o, ops, loss, NULL, m, c, scratch_f, scratch_grad);
+    bl_coefobj_all(o, ops, loss, NULL, m, c, t, out, outdim, scratch_f, scratch_grad);
     o->coded = coded;
     o->Y = Y;
-    o->t = t;
-    o->out = out;
-    o->outdim = outdim;
 }
 
 /* The loss at scores S (class scores F, or code scores f in code space). */

@@ -107,11 +107,8 @@ void bl_job_key(const bl_experiment *ex, const bl_job *j, bl_run_key *key)
     key->data_hash = bl_data_hash(&ex->data[j->d]);
     key->algo = ex->algo[j->a].name;
     char *params = bl_job_params(ex, j);
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a, as bl_algo_hash */
-    for (const char *p = params; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    key->algo_hash = bl_hash64(params, strlen(params));
     free(params);
-    key->algo_hash = h;
     key->split_seed = bl_job_split_seed(ex, j->d, j->rep);
     key->rep = j->rep;
 }

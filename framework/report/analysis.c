@@ -35,16 +35,10 @@ static void push_str(char ***v, size_t *n, const char *s)
 
 void bl_rexp_note(bl_rexp *e, const char *fmt, ...)
 {
-    va_list ap, ap2;
+    va_list ap;
     va_start(ap, fmt);
-    va_copy(ap2, ap);
-    int len = vsnprintf(NULL, 0, fmt, ap);
+    char *s = bl_vstrfmt(fmt, ap);
     va_end(ap);
-    char *s = bl_xmalloc(len > 0 ? (size_t)len + 1 : 1);
-    s[0] = 0;
-    if (len > 0)
-        vsnprintf(s, (size_t)len + 1, fmt, ap2);
-    va_end(ap2);
     e->note = bl_xrealloc(e->note, (e->nnote + 1) * sizeof *e->note);
     e->note[e->nnote++] = s;
 }

@@ -33,35 +33,12 @@ char *bl_fig_sanitize(const char *name)
     return s;
 }
 
-static char *vfmt(const char *fmt, va_list ap)
-{
-    va_list ap2;
-    va_copy(ap2, ap);
-    int len = vsnprintf(NULL, 0, fmt, ap);
-    char *s = bl_xmalloc(len > 0 ? (size_t)len + 1 : 1);
-    s[0] = 0;
-    if (len > 0)
-        vsnprintf(s, (size_t)len + 1, fmt, ap2);
-    va_end(ap2);
-    return s;
-}
-
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-    va_list ap;
-    va_start(ap, f);
-    char *s = vfmt(f, ap);
-    va_end(ap);
-    return s;
-}
-
 static void note(bl_figs *fs, const char *f, ...) __attribute__((format(printf, 2, 3)));
 static void note(bl_figs *fs, const char *f, ...)
 {
     va_list ap;
     va_start(ap, f);
-    char *s = vfmt(f, ap);
+    char *s = bl_vstrfmt(f, ap);
     va_end(ap);
     fs->note = bl_xrealloc(fs->note, (fs->nnote + 1) * sizeof *fs->note);
     fs->note[fs->nnote++] = s;
@@ -83,7 +60,7 @@ static char *unique_name(const bl_figs *fs, const char *stem)
     char *name = bl_strdup(base);
     for (int k = 2; name_used(fs, name); k++) {
         free(name);
-        name = fmt("%s-%d", base, k);
+        name = bl_strfmt("%s-%d", base, k);
     }
     free(base);
     return name;
@@ -107,6 +84,20 @@ static void add_fig(bl_figs *fs, int rc, const bl_error *perr, bl_fig_kind kind,
     }
     fs->fig = bl_xrealloc(fs->fig, (fs->n + 1) * sizeof *fs->fig);
     fs->fig[fs->n++] = (bl_fig){kind, d, a, name, caption};
+}
+
+/* Draw the line plot p under a unique name made from stem and record it
+ * with caption (stem and caption are taken). */
+static void line_fig(bl_figs *fs, const bl_fig_opts *o, const bl_lineplot *p, char *stem,
+                     bl_fig_kind kind, long d, char *caption)
+{
+    char *name = unique_name(fs, stem);
+    free(stem);
+    char *base = plot_base(o, name);
+    bl_error perr;
+    int rc = bl_plot_lines(p, base, &perr);
+    free(base);
+    add_fig(fs, rc, &perr, kind, d, -1, name, caption);
 }
 
 void bl_figs_free(bl_figs *f)
@@ -155,33 +146,20 @@ static int curve_plots(bl_store *s, const bl_rexp *e, size_t d, const bl_fig_opt
     }
     if (rc == 0) {
         const char *what = train ? "training error" : "test error";
-        char *title = fmt("%s: %s (mean \xc2\xb1 1 std over repeats)", e->data[d], what);
-        char *ylabel = fmt("%s %%", what);
+        char *title = bl_strfmt("%s: %s (mean \xc2\xb1 1 std over repeats)", e->data[d], what);
+        char *ylabel = bl_strfmt("%s %%", what);
         bl_lineplot p = {title, "iterations", ylabel, 1, 0, se, e->na};
-        char *stem = fmt("%serr-%s", o->prefix, e->data[d]);
-        char *name = unique_name(fs, stem);
-        free(stem);
-        char *base = plot_base(o, name);
-        bl_error perr;
-        int prc = bl_plot_lines(&p, base, &perr);
-        free(base);
-        add_fig(fs, prc, &perr, BL_FIG_ERR, (long)d, -1, name,
-                fmt("%s: %s vs iterations (mean \xc2\xb1 1 std over repeats%s)", e->data[d],
-                    what, train ? "; no test part" : ""));
+        line_fig(fs, o, &p, bl_strfmt("%serr-%s", o->prefix, e->data[d]), BL_FIG_ERR, (long)d,
+                 bl_strfmt("%s: %s vs iterations (mean \xc2\xb1 1 std over repeats%s)",
+                           e->data[d], what, train ? "; no test part" : ""));
         free(title);
         free(ylabel);
 
-        title = fmt("%s: cumulative coefficient-step (step \xe2\x91\xa3) time", e->data[d]);
+        title = bl_strfmt("%s: cumulative coefficient-step (step \xe2\x91\xa3) time", e->data[d]);
         p = (bl_lineplot){title, "iterations", "seconds", 1, 1, st, e->na};
-        stem = fmt("%stime-%s", o->prefix, e->data[d]);
-        name = unique_name(fs, stem);
-        free(stem);
-        base = plot_base(o, name);
-        prc = bl_plot_lines(&p, base, &perr);
-        free(base);
-        add_fig(fs, prc, &perr, BL_FIG_TIME, (long)d, -1, name,
-                fmt("%s: cumulative coefficient-step (step \xe2\x91\xa3) seconds vs iterations "
-                    "(mean \xc2\xb1 1 std over repeats)", e->data[d]));
+        line_fig(fs, o, &p, bl_strfmt("%stime-%s", o->prefix, e->data[d]), BL_FIG_TIME, (long)d,
+                 bl_strfmt("%s: cumulative coefficient-step (step \xe2\x91\xa3) seconds vs "
+                           "iterations (mean \xc2\xb1 1 std over repeats)", e->data[d]));
         free(title);
         if (carried)
             note(fs, "%s: %zu run%s stopped before the longest one; %s carried forward at "
@@ -310,32 +288,22 @@ static void sweep_plots(const bl_rexp *e, const bl_sweep_group *g, const bl_fig_
         st[a] = (bl_series){e->algo[a], n, g->x, t + a * n, NULL, NULL, 0};
     }
     const char *what = train ? "training error" : "test error";
-    char *title = fmt("%s: %s vs %s (mean \xc2\xb1 1 std)", g->base, what, g->key);
-    char *ylabel = fmt("%s %%", what);
+    char *title = bl_strfmt("%s: %s vs %s (mean \xc2\xb1 1 std)", g->base, what, g->key);
+    char *ylabel = bl_strfmt("%s %%", what);
     bl_lineplot p = {title, g->key, ylabel, logx, 0, se, na};
-    char *stem = fmt("%ssweep-err-%s-%s", o->prefix, g->base, g->key);
-    char *name = unique_name(fs, stem);
-    free(stem);
-    char *base = plot_base(o, name);
-    bl_error perr;
-    int rc = bl_plot_lines(&p, base, &perr);
-    free(base);
-    add_fig(fs, rc, &perr, BL_FIG_SWEEP_ERR, (long)g->d[0], -1, name,
-            fmt("%s: %s vs %s (mean \xc2\xb1 1 std over repeats)", g->base, what, g->key));
+    line_fig(fs, o, &p, bl_strfmt("%ssweep-err-%s-%s", o->prefix, g->base, g->key),
+             BL_FIG_SWEEP_ERR, (long)g->d[0],
+             bl_strfmt("%s: %s vs %s (mean \xc2\xb1 1 std over repeats)", g->base, what, g->key));
     free(title);
     free(ylabel);
 
-    title = fmt("%s: coefficient-step (step \xe2\x91\xa3) seconds per run vs %s", g->base, g->key);
+    title = bl_strfmt("%s: coefficient-step (step \xe2\x91\xa3) seconds per run vs %s", g->base,
+                      g->key);
     p = (bl_lineplot){title, g->key, "seconds per run", 1, 1, st, na};
-    stem = fmt("%ssweep-time-%s-%s", o->prefix, g->base, g->key);
-    name = unique_name(fs, stem);
-    free(stem);
-    base = plot_base(o, name);
-    rc = bl_plot_lines(&p, base, &perr);
-    free(base);
-    add_fig(fs, rc, &perr, BL_FIG_SWEEP_TIME, (long)g->d[0], -1, name,
-            fmt("%s: mean coefficient-step (step \xe2\x91\xa3) seconds per run vs %s", g->base,
-                g->key));
+    line_fig(fs, o, &p, bl_strfmt("%ssweep-time-%s-%s", o->prefix, g->base, g->key),
+             BL_FIG_SWEEP_TIME, (long)g->d[0],
+             bl_strfmt("%s: mean coefficient-step (step \xe2\x91\xa3) seconds per run vs %s",
+                       g->base, g->key));
     free(title);
     free(y);
     free(lo);
@@ -364,9 +332,9 @@ static void cd_plot(const bl_rexp *e, const bl_rstats *st, const bl_fig_opts *o,
         ng = 0;
     }
     free(ord);
-    char *title = fmt("Critical difference (Nemenyi, alpha = %g, %zu data sets)", st->alpha,
-                      st->fr_n);
-    char *stem = fmt("%scd", o->prefix);
+    char *title = bl_strfmt("Critical difference (Nemenyi, alpha = %g, %zu data sets)",
+                            st->alpha, st->fr_n);
+    char *stem = bl_strfmt("%scd", o->prefix);
     char *name = unique_name(fs, stem);
     free(stem);
     char *base = plot_base(o, name);
@@ -375,8 +343,9 @@ static void cd_plot(const bl_rexp *e, const bl_rstats *st, const bl_fig_opts *o,
                         (const size_t(*)[2])st->cd_groups, ng, title, base, &perr);
     free(base);
     add_fig(fs, rc, &perr, BL_FIG_CD, -1, -1, name,
-            fmt("Critical-difference diagram: average ranks (1 = best); algorithms joined by a "
-                "bar are not significantly different (Nemenyi, alpha = %g)", st->alpha));
+            bl_strfmt("Critical-difference diagram: average ranks (1 = best); algorithms joined "
+                      "by a bar are not significantly different (Nemenyi, alpha = %g)",
+                      st->alpha));
     free(title);
 }
 
@@ -520,9 +489,9 @@ static void boundary_plots(const bl_rexp *e, size_t d, const bl_fig_opts *o, bl_
             px[i] = tr->x[i];
             py[i] = tr->x[tr->m + i];
         }
-        char *title = fmt("%s / %s: decision regions (repeat 0, %zu terms) and training points",
-                          e->data[d], e->algo[a], mo.t);
-        char *stem = fmt("%sboundary-%s-%s", o->prefix, e->data[d], e->algo[a]);
+        char *title = bl_strfmt("%s / %s: decision regions (repeat 0, %zu terms) and training "
+                                "points", e->data[d], e->algo[a], mo.t);
+        char *stem = bl_strfmt("%sboundary-%s-%s", o->prefix, e->data[d], e->algo[a]);
         char *name = unique_name(fs, stem);
         free(stem);
         char *base = plot_base(o, name);
@@ -532,8 +501,8 @@ static void boundary_plots(const bl_rexp *e, size_t d, const bl_fig_opts *o, bl_
                                   title, base, &perr);
         free(base);
         add_fig(fs, rc, &perr, BL_FIG_BOUNDARY, (long)d, (long)a, name,
-                fmt("%s / %s: decision regions of the model of repeat 0 (retrained, %zu terms), "
-                    "with its training points", e->data[d], e->algo[a], mo.t));
+                bl_strfmt("%s / %s: decision regions of the model of repeat 0 (retrained, %zu "
+                          "terms), with its training points", e->data[d], e->algo[a], mo.t));
         free(title);
         free(px);
         free(py);

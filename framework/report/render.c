@@ -47,29 +47,6 @@ typedef struct {
     size_t n;
 } blocks;
 
-static char *vfmt(const char *f, va_list ap)
-{
-    va_list ap2;
-    va_copy(ap2, ap);
-    int len = vsnprintf(NULL, 0, f, ap);
-    char *s = bl_xmalloc(len > 0 ? (size_t)len + 1 : 1);
-    s[0] = 0;
-    if (len > 0)
-        vsnprintf(s, (size_t)len + 1, f, ap2);
-    va_end(ap2);
-    return s;
-}
-
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-    va_list ap;
-    va_start(ap, f);
-    char *s = vfmt(f, ap);
-    va_end(ap);
-    return s;
-}
-
 static block *add(blocks *d, bkind k)
 {
     d->b = bl_xrealloc(d->b, (d->n + 1) * sizeof *d->b);
@@ -85,7 +62,7 @@ static void text_block(blocks *d, bkind k, int level, const char *f, ...)
 {
     va_list ap;
     va_start(ap, f);
-    char *s = vfmt(f, ap);
+    char *s = bl_vstrfmt(f, ap);
     va_end(ap);
     block *b = add(d, k);
     b->level = level;
@@ -168,8 +145,8 @@ static char *pct_ms(double m, double sd)
     if (!isfinite(m))
         return bl_strdup(DASH);
     if (!isfinite(sd))
-        return fmt("%.2f (" DASH ")", 100 * m);
-    return fmt("%.2f (%.2f)", 100 * m, 100 * sd);
+        return bl_strfmt("%.2f (" DASH ")", 100 * m);
+    return bl_strfmt("%.2f (%.2f)", 100 * m, 100 * sd);
 }
 
 static char *num(double v, const char *f)
@@ -178,7 +155,7 @@ static char *num(double v, const char *f)
         return bl_strdup(DASH);
     if (isinf(v))
         return bl_strdup(v > 0 ? "inf" : "-inf");
-    return fmt(f, v);
+    return bl_strfmt(f, v);
 }
 
 static char *pval(double p)
@@ -188,8 +165,8 @@ static char *pval(double p)
     if (p == 0)
         return bl_strdup("0");
     if (p > 0 && p < 1e-4)
-        return fmt("%.1e", p);
-    return fmt("%.4f", p);
+        return bl_strfmt("%.1e", p);
+    return bl_strfmt("%.4f", p);
 }
 
 static char *when(double t)
@@ -232,28 +209,29 @@ static void overview(blocks *d, const bl_report_doc *rd, const bl_report_exp *x)
 {
     const bl_rexp *e = x->e;
     block *b = add(d, B_LIST);
-    char *s = fmt("%zu", e->runs);
+    char *s = bl_strfmt("%zu", e->runs);
     if (e->stale) {
-        char *t = fmt("%s (%zu older run%s, made with other parameters or seeds, left out)", s,
-                      e->stale, e->stale == 1 ? "" : "s");
+        char *t = bl_strfmt("%s (%zu older run%s, made with other parameters or seeds, left "
+                            "out)", s, e->stale, e->stale == 1 ? "" : "s");
         free(s);
         s = t;
     }
     item(b, "Runs", s);
     char *names = join(e->data, e->nd);
-    item(b, "Data sets", fmt("%zu: %s", e->nd, names));
+    item(b, "Data sets", bl_strfmt("%zu: %s", e->nd, names));
     free(names);
     names = join(e->algo, e->na);
-    item(b, "Algorithms", fmt("%zu: %s", e->na, names));
+    item(b, "Algorithms", bl_strfmt("%zu: %s", e->na, names));
     free(names);
     if (e->rep_min == e->rep_max)
-        item(b, "Repeats", fmt("%zu per data set and algorithm", e->rep_max));
+        item(b, "Repeats", bl_strfmt("%zu per data set and algorithm", e->rep_max));
     else
-        item(b, "Repeats", fmt("%zu to %zu per data set and algorithm", e->rep_min, e->rep_max));
+        item(b, "Repeats", bl_strfmt("%zu to %zu per data set and algorithm", e->rep_min,
+                                     e->rep_max));
     names = e->nhost ? join(e->host, e->nhost) : bl_strdup("?");
     item(b, "Hosts", names);
     char *t0 = when(e->first), *t1 = when(e->last);
-    item(b, "Dates", fmt("%s to %s", t0, t1));
+    item(b, "Dates", bl_strfmt("%s to %s", t0, t1));
     free(t0);
     free(t1);
     item(b, "Output folder", bl_strdup(rd->dir));
@@ -268,7 +246,7 @@ static void regenerate(blocks *d, const bl_report_doc *rd)
          "report:");
     block *b = add(d, B_CODE);
     if (rd->run_cmd)
-        b->text = fmt("%s\n%s", rd->run_cmd, rd->report_cmd);
+        b->text = bl_strfmt("%s\n%s", rd->run_cmd, rd->report_cmd);
     else
         b->text = bl_strdup(rd->report_cmd);
 }
@@ -298,8 +276,60 @@ static char *aligns(size_t lead, size_t n)
 /* ", n=R" when a cell has fewer runs than the fullest cell */
 static char *fewer(const bl_rexp *e, const bl_rcell *c)
 {
-    return c->n && c->n < e->rep_max ? fmt(", n=%zu", c->n) : bl_strdup("");
+    return c->n && c->n < e->rep_max ? bl_strfmt(", n=%zu", c->n) : bl_strdup("");
 }
+
+/* A table of the data sets (rows) by the algorithms (columns): the header
+ * row and the data set column filled in. */
+static block *data_algo_table(blocks *d, const bl_rexp *e)
+{
+    char *al = aligns(1, e->na);
+    block *t = table(d, e->nd + 1, al);
+    free(al);
+    header(t, 0, "data set");
+    for (size_t a = 0; a < e->na; a++)
+        header(t, a + 1, e->algo[a]);
+    for (size_t dd = 0; dd < e->nd; dd++)
+        cell(t, dd + 1, 0, 0, bl_strdup(e->data[dd]), NULL);
+    return t;
+}
+
+/* A test's heading, and when the test was omitted a note saying why;
+ * returns ok (whether the section goes on). */
+static int test_heading(blocks *d, int lv, const char *title, int ok, const char *test,
+                        const char *why)
+{
+    heading(d, lv, "%s", title);
+    if (!ok)
+        notep(d, "%s omitted: %s.", test, why);
+    return ok;
+}
+
+/* A table of rows rows whose header row names its columns: h[c] for each
+ * letter of align. */
+static block *headed_table(blocks *d, size_t rows, const char *align, const char *const *h)
+{
+    block *t = table(d, rows, align);
+    for (size_t c = 0; c < t->cols; c++)
+        header(t, c, h[c]);
+    return t;
+}
+
+/* Row r of a comparison the test could not make: dashes in columns
+ * [from, last), the reason in column last. */
+static void omitted_row(block *t, size_t r, size_t from, size_t last, const char *why)
+{
+    for (size_t c = from; c < last; c++)
+        cell(t, r, c, 0, bl_strdup(DASH), NULL);
+    cell(t, r, last, 0, bl_strfmt("omitted: %s", why), NULL);
+}
+
+/* The "significant" column: yes (in bold) or no. */
+static void significance(block *t, size_t r, size_t c, int sig)
+{
+    cell(t, r, c, sig, bl_strdup(sig ? "yes" : "no"), NULL);
+}
+
 
 static void error_table(blocks *d, const bl_report_exp *x, int lv)
 {
@@ -313,22 +343,16 @@ static void error_table(blocks *d, const bl_report_exp *x, int lv)
          e->rep_min < e->rep_max ? " \"n=R\" marks a cell with fewer repeats than the others." : "",
          anypaper ? " \"paper\" is the number the paper printed for the same data set and "
                     "algorithm." : "");
-    char *al = aligns(1, e->na);
-    block *t = table(d, e->nd + 1, al);
-    free(al);
-    header(t, 0, "data set");
-    for (size_t a = 0; a < e->na; a++)
-        header(t, a + 1, e->algo[a]);
+    block *t = data_algo_table(d, e);
     for (size_t dd = 0; dd < e->nd; dd++) {
-        cell(t, dd + 1, 0, 0, bl_strdup(e->data[dd]), NULL);
         double best = row_best(e, dd);
         for (size_t a = 0; a < e->na; a++) {
             const bl_rcell *c = bl_rexp_cell(e, dd, a);
             char *tail = fewer(e, c);
             if (c->paper_mean) {
-                char *p = c->paper_std ? fmt("%s " MIDDOT " paper %s (%s)", tail,
-                                             c->paper_mean, c->paper_std)
-                                       : fmt("%s " MIDDOT " paper %s", tail, c->paper_mean);
+                char *p = c->paper_std ? bl_strfmt("%s " MIDDOT " paper %s (%s)", tail,
+                                                   c->paper_mean, c->paper_std)
+                                       : bl_strfmt("%s " MIDDOT " paper %s", tail, c->paper_mean);
                 free(tail);
                 tail = p;
             }
@@ -347,19 +371,13 @@ static void time_table(blocks *d, const bl_rexp *e, int lv)
     heading(d, lv, "Time");
     para(d, "Mean seconds per run: in the coefficient step (step " STEP4 ") / in all (weak "
          "learner, coefficients and bookkeeping).");
-    char *al = aligns(1, e->na);
-    block *t = table(d, e->nd + 1, al);
-    free(al);
-    header(t, 0, "data set");
-    for (size_t a = 0; a < e->na; a++)
-        header(t, a + 1, e->algo[a]);
+    block *t = data_algo_table(d, e);
     for (size_t dd = 0; dd < e->nd; dd++) {
-        cell(t, dd + 1, 0, 0, bl_strdup(e->data[dd]), NULL);
         for (size_t a = 0; a < e->na; a++) {
             const bl_rcell *c = bl_rexp_cell(e, dd, a);
             char *tc = num(c->tc_mean, "%.3g"), *tt = num(c->tt_mean, "%.3g");
             char *tail = fewer(e, c);
-            cell(t, dd + 1, a + 1, 0, fmt("%s / %s%s", tc, tt, tail), NULL);
+            cell(t, dd + 1, a + 1, 0, bl_strfmt("%s / %s%s", tc, tt, tail), NULL);
             free(tc);
             free(tt);
             free(tail);
@@ -371,14 +389,8 @@ static void train_table(blocks *d, const bl_rexp *e, int lv)
 {
     heading(d, lv, "Training error");
     para(d, "Training error in %%: mean (standard deviation) over the repeats.");
-    char *al = aligns(1, e->na);
-    block *t = table(d, e->nd + 1, al);
-    free(al);
-    header(t, 0, "data set");
-    for (size_t a = 0; a < e->na; a++)
-        header(t, a + 1, e->algo[a]);
+    block *t = data_algo_table(d, e);
     for (size_t dd = 0; dd < e->nd; dd++) {
-        cell(t, dd + 1, 0, 0, bl_strdup(e->data[dd]), NULL);
         for (size_t a = 0; a < e->na; a++) {
             const bl_rcell *c = bl_rexp_cell(e, dd, a);
             cell(t, dd + 1, a + 1, 0, pct_ms(c->tr_mean, c->tr_std), fewer(e, c));
@@ -398,45 +410,42 @@ static void friedman_section(blocks *d, const bl_report_exp *x, int lv)
 {
     const bl_rexp *e = x->e;
     const bl_rstats *st = x->st;
-    heading(d, lv, "Friedman test and Nemenyi critical difference");
-    if (!st->fr_ok) {
-        notep(d, "Friedman test omitted: %s.", st->fr_why);
+    if (!test_heading(d, lv, "Friedman test and Nemenyi critical difference", st->fr_ok,
+                      "Friedman test", st->fr_why))
         return;
-    }
     const bl_friedman_result *fr = &st->fr;
     para(d, "Friedman test on the mean test errors of %zu algorithms over %zu data sets "
          "(Dem\xc5\xa1" "ar 2006): each data set ranks the algorithms, 1 = lowest error, ties "
          "sharing their average rank.%s", e->na, st->fr_n,
          st->fr_n < e->nd ? " Data sets without a test error for every algorithm are left "
                             "out." : "");
-    block *t = table(d, e->na + 1, "rlr");
-    header(t, 0, "position");
-    header(t, 1, "algorithm");
-    header(t, 2, "average rank");
+    const char *h[] = {"position", "algorithm", "average rank"};
+    block *t = headed_table(d, e->na + 1, "rlr", h);
     for (size_t j = 0; j < e->na; j++) {
         size_t a = st->cd_order[j];
-        cell(t, j + 1, 0, 0, fmt("%zu", j + 1), NULL);
+        cell(t, j + 1, 0, 0, bl_strfmt("%zu", j + 1), NULL);
         cell(t, j + 1, 1, j == 0, bl_strdup(e->algo[a]), NULL);
-        cell(t, j + 1, 2, 0, fmt("%.3f", fr->avg_rank[a]), NULL);
+        cell(t, j + 1, 2, 0, bl_strfmt("%.3f", fr->avg_rank[a]), NULL);
     }
     block *b = add(d, B_LIST);
     char *p = pval(fr->p_chi2);
-    item(b, "Friedman chi2_F", fmt("%.4g with %zu degrees of freedom, p = %s", fr->chi2,
-                                   e->na - 1, p));
+    item(b, "Friedman chi2_F", bl_strfmt("%.4g with %zu degrees of freedom, p = %s", fr->chi2,
+                                         e->na - 1, p));
     free(p);
     p = pval(fr->p_ff);
     char *ff = num(fr->ff, "%.4g");
-    item(b, "Iman-Davenport F_F", fmt("%s with (%g, %g) degrees of freedom, p = %s", ff,
-                                      fr->df1, fr->df2, p));
+    item(b, "Iman-Davenport F_F", bl_strfmt("%s with (%g, %g) degrees of freedom, p = %s", ff,
+                                            fr->df1, fr->df2, p));
     free(ff);
-    item(b, "Verdict", fmt("the algorithms %s at alpha = %g (F_F test)",
-                           fr->p_ff <= st->alpha ? "differ significantly"
-                                                 : "do not differ significantly",
-                           st->alpha));
+    item(b, "Verdict", bl_strfmt("the algorithms %s at alpha = %g (F_F test)",
+                                 fr->p_ff <= st->alpha ? "differ significantly"
+                                                       : "do not differ significantly",
+                                 st->alpha));
     free(p);
     item(b, "Nemenyi critical difference",
-         fmt("CD = %.3f (q_alpha = %.3f, alpha = %g): two algorithms differ significantly when "
-             "their average ranks differ by at least CD", fr->cd, fr->q_alpha, st->alpha));
+         bl_strfmt("CD = %.3f (q_alpha = %.3f, alpha = %g): two algorithms differ significantly "
+                   "when their average ranks differ by at least CD", fr->cd, fr->q_alpha,
+                   st->alpha));
     char *groups = bl_strdup("");
     for (size_t g = 0; g < st->cd_ngroups; g++) {
         size_t len = strlen(groups) + 8;
@@ -455,7 +464,8 @@ static void friedman_section(blocks *d, const bl_report_exp *x, int lv)
         groups = s;
     }
     item(b, "Groups not significantly different",
-         st->cd_ngroups ? groups : fmt("none: every two algorithms' ranks differ by at least CD"));
+         st->cd_ngroups ? groups
+                        : bl_strdup("none: every two algorithms' ranks differ by at least CD"));
     if (!st->cd_ngroups)
         free(groups);
     const bl_fig *f = find_fig(x->figs, BL_FIG_CD, -1, -1);
@@ -468,41 +478,36 @@ static void wilcoxon_section(blocks *d, const bl_report_exp *x, int lv)
     const bl_rexp *e = x->e;
     const bl_rstats *st = x->st;
     const char *ref = e->algo[st->ref];
-    heading(d, lv, "Wilcoxon signed-rank test over data sets");
-    if (!st->wx_ok) {
-        notep(d, "Wilcoxon signed-rank test omitted: %s.", st->wx_why);
+    if (!test_heading(d, lv, "Wilcoxon signed-rank test over data sets", st->wx_ok,
+                      "Wilcoxon signed-rank test", st->wx_why))
         return;
-    }
     para(d, "%s against each other algorithm on the mean test errors of the data sets, "
          "two-sided, alpha = %g.  R+ sums the ranks of the data sets where %s has the higher "
          "error, R- those where it has the lower; T = min(R+, R-) is significant when at most "
          "the critical value (exact tables, N = data sets with a difference); p is exact "
          "(normal approximation when N > %d).", ref, st->alpha, ref, BL_WILCOXON_EXACT_MAX);
-    block *t = table(d, e->na, "lrrrrrrrl");
     const char *h[] = {"algorithm", "data sets", "R+", "R-", "T", "N", "critical T", "p",
                        "significant"};
-    for (size_t c = 0; c < 9; c++)
-        header(t, c, h[c]);
+    block *t = headed_table(d, e->na, "lrrrrrrrl", h);
     size_t r = 1;
     for (size_t a = 0; a < e->na; a++) {
         if (a == st->ref)
             continue;
         const bl_rwilcox *w = &st->wx[a];
-        cell(t, r, 0, 0, fmt("%s vs %s", ref, e->algo[a]), NULL);
-        cell(t, r, 1, 0, fmt("%zu", w->ndata), NULL);
+        cell(t, r, 0, 0, bl_strfmt("%s vs %s", ref, e->algo[a]), NULL);
+        cell(t, r, 1, 0, bl_strfmt("%zu", w->ndata), NULL);
         if (!w->ok) {
-            for (size_t c = 2; c < 8; c++)
-                cell(t, r, c, 0, bl_strdup(DASH), NULL);
-            cell(t, r, 8, 0, fmt("omitted: %s", w->why), NULL);
+            omitted_row(t, r, 2, 8, w->why);
         } else {
-            cell(t, r, 2, 0, fmt("%g", w->w.r_plus), NULL);
-            cell(t, r, 3, 0, fmt("%g", w->w.r_minus), NULL);
-            cell(t, r, 4, 0, fmt("%g", w->w.t), NULL);
-            cell(t, r, 5, 0, fmt("%zu", w->w.n_eff), NULL);
-            cell(t, r, 6, 0, w->w.t_crit >= 0 ? fmt("%d", w->w.t_crit) : bl_strdup(DASH), NULL);
+            cell(t, r, 2, 0, bl_strfmt("%g", w->w.r_plus), NULL);
+            cell(t, r, 3, 0, bl_strfmt("%g", w->w.r_minus), NULL);
+            cell(t, r, 4, 0, bl_strfmt("%g", w->w.t), NULL);
+            cell(t, r, 5, 0, bl_strfmt("%zu", w->w.n_eff), NULL);
+            cell(t, r, 6, 0, w->w.t_crit >= 0 ? bl_strfmt("%d", w->w.t_crit) : bl_strdup(DASH),
+                 NULL);
             char *p = pval(w->w.p_exact >= 0 ? w->w.p_exact : w->w.p_normal);
             cell(t, r, 7, 0, p, bl_strdup(w->w.p_exact >= 0 ? "" : " (normal)"));
-            cell(t, r, 8, w->w.significant, bl_strdup(w->w.significant ? "yes" : "no"), NULL);
+            significance(t, r, 8, w->w.significant);
         }
         r++;
     }
@@ -510,93 +515,100 @@ static void wilcoxon_section(blocks *d, const bl_report_exp *x, int lv)
          "alpha = %g.", st->alpha);
 }
 
-static void ttest_section(blocks *d, const bl_report_exp *x, int lv)
+/* Fills row r of a per-data-set comparison from column 2 on: algorithm a
+ * against the reference, p their pair. */
+typedef void (*pair_row_fn)(block *t, size_t r, const bl_report_exp *x, size_t a,
+                            const bl_rpair *p);
+
+/* The rows of a per-data-set comparison: one per data set and algorithm
+ * other than the reference, named in columns 0 and 1, the rest by row. */
+static void pair_rows(block *t, const bl_report_exp *x, pair_row_fn row)
 {
     const bl_rexp *e = x->e;
     const bl_rstats *st = x->st;
-    const char *ref = e->algo[st->ref];
-    heading(d, lv, "Paired t-test over splits, per data set");
-    if (!st->pair_ok) {
-        notep(d, "Paired t-tests omitted: %s.", st->pair_why);
-        return;
-    }
-    para(d, "Test errors of %s and each other algorithm on the same splits (repeats paired by "
-         "index); the difference is %s minus the other, in percentage points (negative: %s has "
-         "the lower error); two-sided p, alpha = %g.", ref, ref, ref, st->alpha);
-    block *t = table(d, e->nd * (e->na - 1) + 1, "llrrrrl");
-    const char *h[] = {"data set", "algorithm", "pairs", "mean difference (pp)", "t", "p",
-                       "significant"};
-    for (size_t c = 0; c < 7; c++)
-        header(t, c, h[c]);
     size_t r = 1;
     for (size_t dd = 0; dd < e->nd; dd++)
         for (size_t a = 0; a < e->na; a++) {
             if (a == st->ref)
                 continue;
-            const bl_rpair *p = &st->pair[dd * e->na + a];
             cell(t, r, 0, 0, bl_strdup(e->data[dd]), NULL);
-            cell(t, r, 1, 0, fmt("%s vs %s", ref, e->algo[a]), NULL);
-            cell(t, r, 2, 0, fmt("%zu", p->t_n), NULL);
-            if (!p->t_ok) {
-                for (size_t c = 3; c < 6; c++)
-                    cell(t, r, c, 0, bl_strdup(DASH), NULL);
-                cell(t, r, 6, 0, fmt("omitted: %s", p->t_why), NULL);
-            } else {
-                int sig = p->t.p <= st->alpha;
-                cell(t, r, 3, 0, fmt("%+.2f", 100 * p->t.mean_diff), NULL);
-                cell(t, r, 4, 0, num(p->t.t, "%.3f"), NULL);
-                cell(t, r, 5, 0, pval(p->t.p), NULL);
-                cell(t, r, 6, sig, bl_strdup(sig ? "yes" : "no"), NULL);
-            }
+            cell(t, r, 1, 0, bl_strfmt("%s vs %s", e->algo[st->ref], e->algo[a]), NULL);
+            row(t, r, x, a, &st->pair[dd * e->na + a]);
             r++;
         }
 }
 
-static void ztest_section(blocks *d, const bl_report_exp *x, int lv)
+static void ttest_row(block *t, size_t r, const bl_report_exp *x, size_t a, const bl_rpair *p)
 {
-    const bl_rexp *e = x->e;
-    const bl_rstats *st = x->st;
-    const char *ref = e->algo[st->ref];
-    heading(d, lv, "Two-proportion z-test on error counts, per data set");
-    if (!st->pair_ok) {
-        notep(d, "z-tests omitted: %s.", st->pair_why);
+    (void)a;
+    cell(t, r, 2, 0, bl_strfmt("%zu", p->t_n), NULL);
+    if (!p->t_ok) {
+        omitted_row(t, r, 3, 6, p->t_why);
         return;
     }
-    para(d, "Test errors counted over all repeats (errors = test error x test examples, per "
-         "run) for %s and each other algorithm; one-sided test that the one with the lower "
-         "pooled error rate is better, alpha = %g.", ref, st->alpha);
-    block *t = table(d, e->nd * (e->na - 1) + 1, "llrrlrrl");
-    char *h3 = fmt("%s errors / n", ref);
+    cell(t, r, 3, 0, bl_strfmt("%+.2f", 100 * p->t.mean_diff), NULL);
+    cell(t, r, 4, 0, num(p->t.t, "%.3f"), NULL);
+    cell(t, r, 5, 0, pval(p->t.p), NULL);
+    significance(t, r, 6, p->t.p <= x->st->alpha);
+}
+
+static void ztest_row(block *t, size_t r, const bl_report_exp *x, size_t a, const bl_rpair *p)
+{
+    const char *ref = x->e->algo[x->st->ref];
+    cell(t, r, 2, 0, bl_strfmt("%.0f / %.0f", p->e_ref, p->n_ref), NULL);
+    cell(t, r, 3, 0, bl_strfmt("%.0f / %.0f", p->e_oth, p->n_oth), NULL);
+    if (!p->z_ok) {
+        omitted_row(t, r, 4, 7, p->z_why);
+        return;
+    }
+    cell(t, r, 4, 0,
+         bl_strdup(p->better > 0 ? ref : p->better < 0 ? x->e->algo[a] : "equal rates"), NULL);
+    cell(t, r, 5, 0, num(p->z.z, "%.3f"), NULL);
+    cell(t, r, 6, 0, pval(p->z.p), NULL);
+    significance(t, r, 7, p->better != 0 && p->z.p <= x->st->alpha);
+}
+
+/* A section of per-data-set comparisons: heading (or the note that the
+ * tests were omitted), the introduction intro (taken), and the table of
+ * columns h (align) whose rows row fills. */
+static void pair_section(blocks *d, const bl_report_exp *x, int lv, const char *title,
+                         const char *test, char *intro, const char *align, const char *const *h,
+                         pair_row_fn row)
+{
+    const bl_rexp *e = x->e;
+    if (test_heading(d, lv, title, x->st->pair_ok, test, x->st->pair_why)) {
+        para(d, "%s", intro);
+        pair_rows(headed_table(d, e->nd * (e->na - 1) + 1, align, h), x, row);
+    }
+    free(intro);
+}
+
+static void ttest_section(blocks *d, const bl_report_exp *x, int lv)
+{
+    const char *ref = x->e->algo[x->st->ref];
+    const char *h[] = {"data set", "algorithm", "pairs", "mean difference (pp)", "t", "p",
+                       "significant"};
+    pair_section(d, x, lv, "Paired t-test over splits, per data set", "Paired t-tests",
+                 bl_strfmt("Test errors of %s and each other algorithm on the same splits "
+                           "(repeats paired by index); the difference is %s minus the other, in "
+                           "percentage points (negative: %s has the lower error); two-sided p, "
+                           "alpha = %g.", ref, ref, ref, x->st->alpha),
+                 "llrrrrl", h, ttest_row);
+}
+
+static void ztest_section(blocks *d, const bl_report_exp *x, int lv)
+{
+    const char *ref = x->e->algo[x->st->ref];
+    char *h3 = bl_strfmt("%s errors / n", ref);
     const char *h[] = {"data set", "algorithm", h3, "other errors / n", "better", "z",
                        "p (one-sided)", "significant"};
-    for (size_t c = 0; c < 8; c++)
-        header(t, c, h[c]);
+    pair_section(d, x, lv, "Two-proportion z-test on error counts, per data set", "z-tests",
+                 bl_strfmt("Test errors counted over all repeats (errors = test error x test "
+                           "examples, per run) for %s and each other algorithm; one-sided test "
+                           "that the one with the lower pooled error rate is better, alpha = %g.",
+                           ref, x->st->alpha),
+                 "llrrlrrl", h, ztest_row);
     free(h3);
-    size_t r = 1;
-    for (size_t dd = 0; dd < e->nd; dd++)
-        for (size_t a = 0; a < e->na; a++) {
-            if (a == st->ref)
-                continue;
-            const bl_rpair *p = &st->pair[dd * e->na + a];
-            cell(t, r, 0, 0, bl_strdup(e->data[dd]), NULL);
-            cell(t, r, 1, 0, fmt("%s vs %s", ref, e->algo[a]), NULL);
-            cell(t, r, 2, 0, fmt("%.0f / %.0f", p->e_ref, p->n_ref), NULL);
-            cell(t, r, 3, 0, fmt("%.0f / %.0f", p->e_oth, p->n_oth), NULL);
-            if (!p->z_ok) {
-                for (size_t c = 4; c < 7; c++)
-                    cell(t, r, c, 0, bl_strdup(DASH), NULL);
-                cell(t, r, 7, 0, fmt("omitted: %s", p->z_why), NULL);
-            } else {
-                int sig = p->better != 0 && p->z.p <= st->alpha;
-                cell(t, r, 4, 0,
-                     bl_strdup(p->better > 0 ? ref : p->better < 0 ? e->algo[a] : "equal rates"),
-                     NULL);
-                cell(t, r, 5, 0, num(p->z.z, "%.3f"), NULL);
-                cell(t, r, 6, 0, pval(p->z.p), NULL);
-                cell(t, r, 7, sig, bl_strdup(sig ? "yes" : "no"), NULL);
-            }
-            r++;
-        }
 }
 
 static void plots_section(blocks *d, const bl_report_doc *rd, const bl_report_exp *x, int lv)
@@ -905,9 +917,9 @@ static void html_blocks(const blocks *d, const bl_report_doc *rd, FILE *f)
             fputs("</tbody>\n</table>\n", f);
             break;
         case B_FIG: {
-            char *file = fmt("%s.svg", b->fig);
+            char *file = bl_strfmt("%s.svg", b->fig);
             char *path = bl_path_join(rd->plot_dir, file);
-            char *prefix = fmt("f%zu-", ++nfig);
+            char *prefix = bl_strfmt("f%zu-", ++nfig);
             fputs("<figure>\n", f);
             if (inline_svg(f, path, prefix) < 0) {
                 fputs("<p class=\"note\">plot missing: ", f);

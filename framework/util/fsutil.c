@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,28 @@ char *bl_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;
     return memcpy(bl_xmalloc(n), s, n);
+}
+
+char *bl_vstrfmt(const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    char *s = bl_xmalloc(len > 0 ? (size_t)len + 1 : 1);
+    s[0] = 0;
+    if (len > 0)
+        vsnprintf(s, (size_t)len + 1, fmt, ap2);
+    va_end(ap2);
+    return s;
+}
+
+char *bl_strfmt(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = bl_vstrfmt(fmt, ap);
+    va_end(ap);
+    return s;
 }
 
 char *bl_path_join(const char *dir, const char *name)

@@ -4,6 +4,7 @@
 #ifndef BL_UTIL_FSUTIL_H
 #define BL_UTIL_FSUTIL_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "error.h"
@@ -39,5 +40,9 @@ char *bl_strdup(const char *s);
 void *bl_xmalloc(size_t n);
 void *bl_xcalloc(size_t n, size_t size);
 void *bl_xrealloc(void *p, size_t n);
+/* malloc'ed printf: the formatted text in a string of its own (aborts when
+ * out of memory, like the above). */
+char *bl_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *bl_vstrfmt(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 #endif

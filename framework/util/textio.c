@@ -5,6 +5,7 @@
  * out in place (NUL-terminated) without a copy. */
 #include "textio.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -13,6 +14,16 @@
 #include <zlib.h>
 
 #include "fsutil.h"
+
+char *bl_trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = 0;
+    return s;
+}
 
 #define BL_LINES_CHUNK (256u * 1024u)
 

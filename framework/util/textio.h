@@ -28,4 +28,8 @@ void bl_lines_close(bl_lines *r);
  * gzerror's code (Z_ERRNO: the message comes from errno). */
 const char *bl_zlib_msg(const char *path, const char *zmsg, int zerr);
 
+/* s without its leading and trailing white space (isspace, as inih trims):
+ * cuts the trailing in place and returns a pointer into s. */
+char *bl_trim(char *s);
+
 #endif

@@ -8,6 +8,24 @@
 
 FIX="${BL_TOP_BUILDDIR:-.}/tests/plugins/.libs"
 
+# check_fails NAME PATTERN ARGS...: `check-plugin ARGS` exits 1 (a check
+# failed) with a line matching PATTERN (grep); its report is in $TMP/NAME.
+check_fails() {
+  local name=$1 pat=$2; shift 2
+  "$BL" check-plugin "$@" >"$TMP/$name" 2>&1
+  local st=$?
+  [[ $st -eq 1 ]] || fail "$name: expected exit 1, got $st"
+  grep -q -- "$pat" "$TMP/$name" || fail "$name: no line /$pat/: $(cat "$TMP/$name")"
+}
+
+# shown NAME CHECK LINES PATTERN WHAT: the LINES lines after the FAIL line of
+# CHECK in $TMP/NAME hold one matching PATTERN (grep -E): WHAT is shown.
+shown() {
+  local name=$1 check=$2 n=$3 pat=$4 what=$5
+  grep -A"$n" "^FAIL $check" "$TMP/$name" | grep -qE -- "$pat" \
+    || fail "$name: $what is not shown: $(grep -A"$n" "^FAIL $check" "$TMP/$name")"
+}
+
 # ---- every in-tree plugin ------------------------------------------------
 # All of them pass.  (lbfgsb-line declares that it searches w = alpha * 1
 # and prox-group that its penalty is nu ||w||_2, SDK 1.2 solver.h, and are
@@ -53,24 +71,18 @@ grep -q '^SKIP loss/row: no row fast path' "$TMP/all" || fail "a loss without ro
 grep -q '^PASS loss/gradient: ' "$TMP/good" || fail "good_loss: $(cat "$TMP/good")"
 grep -q '^PASS loss/params: .*scale=0, scale=10' "$TMP/good" || fail "good_loss params: $(grep params "$TMP/good")"
 
-"$BL" check-plugin "$FIX/wrong_grad.so" >"$TMP/wg" 2>&1
-[[ $? -eq 1 ]] || fail "wrong_grad: expected exit 1"
-grep -q '^FAIL loss/gradient: dL/dF\[0\]\[1\] is .* but central differences give ' "$TMP/wg" \
-  || fail "wrong_grad: no gradient failure: $(cat "$TMP/wg")"
-grep -A6 '^FAIL loss/gradient' "$TMP/wg" | grep -q '^    m=1 k=2$' \
-  || fail "wrong_grad: the input was not shrunk to m=1 k=2: $(grep -A8 '^FAIL loss/gradient' "$TMP/wg")"
-grep -A6 '^FAIL loss/gradient' "$TMP/wg" | grep -qE '^    F=\[\[[^]]*\]\]$' || fail "wrong_grad: F not shown"
-grep -A8 '^FAIL loss/gradient' "$TMP/wg" | grep -qE '^    fd=' || fail "wrong_grad: differences not shown"
-grep -q '^PASS loss/convexity' "$TMP/wg" || fail "wrong_grad: its value is right, convexity must pass"
+check_fails wrong_grad '^FAIL loss/gradient: dL/dF\[0\]\[1\] is .* but central differences give ' \
+  "$FIX/wrong_grad.so"
+shown wrong_grad loss/gradient 6 '^    m=1 k=2$' "the input shrunk to m=1 k=2"
+shown wrong_grad loss/gradient 6 '^    F=\[\[[^]]*\]\]$' "F"
+shown wrong_grad loss/gradient 8 '^    fd=' "the differences"
+grep -q '^PASS loss/convexity' "$TMP/wrong_grad" || fail "wrong_grad: its value is right, convexity must pass"
 
-"$BL" check-plugin "$FIX/wrong_edge.so" >"$TMP/we" 2>&1
-[[ $? -eq 1 ]] || fail "wrong_edge: expected exit 1"
-grep -q "^FAIL weak/edge: fit says edge .* but the hypothesis' predictions give max_r s_r = " "$TMP/we" \
-  || fail "wrong_edge: no edge failure: $(cat "$TMP/we")"
-grep -A4 '^FAIL weak/edge' "$TMP/we" | grep -qE '^    m=[0-9]+ d=1 k=[0-9]+ c=2 ' \
-  || fail "wrong_edge: not shrunk to d=1, c=2: $(grep -A6 '^FAIL weak/edge' "$TMP/we")"
-grep -A10 '^FAIL weak/edge' "$TMP/we" | grep -q '^    hypothesis: "t=' || fail "wrong_edge: hypothesis not shown"
-[[ $(grep -c '^FAIL' "$TMP/we") -eq 1 ]] || fail "wrong_edge: only the edge is wrong: $(grep '^FAIL' "$TMP/we")"
+check_fails wrong_edge "^FAIL weak/edge: fit says edge .* but the hypothesis' predictions give max_r s_r = " \
+  "$FIX/wrong_edge.so"
+shown wrong_edge weak/edge 4 '^    m=[0-9]+ d=1 k=[0-9]+ c=2 ' "the input shrunk to d=1, c=2"
+shown wrong_edge weak/edge 10 '^    hypothesis: "t=' "the hypothesis"
+[[ $(grep -c '^FAIL' "$TMP/wrong_edge") -eq 1 ]] || fail "wrong_edge: only the edge is wrong: $(grep '^FAIL' "$TMP/wrong_edge")"
 
 # ---- files that are not plugins ----------------------------------------
 expect_fail 1 "good_loss.c: cannot load plugin" -- "$BL" check-plugin "$SRC/tests/plugins/good_loss.c"
@@ -148,12 +160,8 @@ if "$CC" -shared -fPIC -I"$SRC/include" "$TMP/task.c" -o "$TMP/task.so" 2>"$TMP/
   expect_fail 1 "structured-task role is reserved in SDK 1\.2: it has no contract yet" -- \
     "$BL" check-plugin "$TMP/task.so"
   grep -q "role 6 (task), which this host does not run" "$TMP/err" || fail "task: the loader's message is missing"
-  "$BL" check-plugin "$TMP/crash.so" >"$TMP/crash" 2>&1
-  [[ $? -eq 1 ]] || fail "crash: expected exit 1"
-  grep -q '^FAIL coding/refusal: the plugin crashed: signal 11' "$TMP/crash" \
-    || fail "crash not reported: $(cat "$TMP/crash")"
-  grep -A1 '^FAIL coding/refusal' "$TMP/crash" | grep -q 'while running: create with k = 4' \
-    || fail "the crashing case is not named: $(grep -A2 '^FAIL coding/refusal' "$TMP/crash")"
+  check_fails crash '^FAIL coding/refusal: the plugin crashed: signal 11' "$TMP/crash.so"
+  shown crash coding/refusal 1 'while running: create with k = 4' "the crashing case"
   grep -q '^check-plugin: 1 plugin, ' "$TMP/crash" || fail "the run did not go on after the crash"
 else
   echo "note: no C compiler ($CC): reserved-role and crash checks skipped: $(head -c 200 "$TMP/cc.err")"

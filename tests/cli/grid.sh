@@ -4,6 +4,14 @@
 # `boostlab results` lists, filters and exports what the store holds.
 . "$(dirname "$0")/lib.sh"
 
+# iris_ini REPEATS ITERATIONS: an experiment on iris, then the sections read
+# from stdin (its algorithms, more data sets).
+iris_ini() {
+  printf '[experiment]\nrepeats = %s\niterations = %s\n[data iris]\nfile = %s/data/iris.csv\n' \
+    "$1" "$2" "$SRC"
+  cat
+}
+
 cat >"$TMP/grid.ini" <<INI
 [experiment]
 name = grid-test
@@ -82,12 +90,7 @@ grep -q "already in the store" "$TMP/e26" && fail "changed iterations reused sto
 
 # hyper-parameters by cross-validation inside each run: one stump cannot
 # tell three classes apart, so 3-fold CV must choose 40 iterations over 1
-cat >"$TMP/cv.ini" <<INI
-[experiment]
-repeats = 2
-iterations = 40
-[data iris]
-file = $SRC/data/iris.csv
+iris_ini 2 40 >"$TMP/cv.ini" <<INI
 [algorithm a]
 recipe = mcboost-exp
 cv.iterations = {1, 40}
@@ -104,12 +107,7 @@ grep -q "2 runs (1 data sets x 2 algorithms x 2 repeats, less 2 skipped by skip_
 "$BL" results --format csv --algo never "$TMP/cv" | tail -n +2 | grep -q . && fail "a skipped algorithm ran"
 
 # a data set may have its own number of repeats
-cat >"$TMP/rep.ini" <<INI
-[experiment]
-repeats = 3
-iterations = 10
-[data iris]
-file = $SRC/data/iris.csv
+iris_ini 3 10 >"$TMP/rep.ini" <<INI
 [data wine]
 file = $SRC/data/wine.csv
 repeats = 1

@@ -1126,6 +1126,33 @@ static int mo_train(const bl_algo_spec *a, moprob *p, int T, const struct bl_mat
     return bl_boost(&cfg, &p->tv, Xt, yt, mo, cv, err);
 }
 
+/* One run: a problem, the adaboost-mo recipe and what training gives. */
+typedef struct {
+    moprob p;
+    bl_algo_spec a;
+    bl_model mo;
+    bl_curve cv;
+    bl_error err;
+} morun;
+
+/* Train the recipe with overrides sets (as mo_recipe) T iterations on
+ * mo_problem(m, d, k, seed), without a test set; bl_boost's status. */
+static int morun_train(morun *r, size_t m, size_t d, size_t k, uint64_t seed,
+                       const char *const *sets, int T)
+{
+    mo_problem(&r->p, m, d, k, seed);
+    mo_recipe(&r->a, sets);
+    return mo_train(&r->a, &r->p, T, NULL, NULL, &r->mo, &r->cv, &r->err);
+}
+
+static void morun_free(morun *r)
+{
+    bl_curve_free(&r->cv);
+    bl_model_free(&r->mo);
+    bl_algo_free(&r->a);
+    mo_release(&r->p);
+}
+
 /* The exhaustive code as spec §7.5 / exhaustive.c build it: row 0 all +1,
  * column j's rows 1..k-1 the bits of j, most significant first. */
 static double exh_entry(size_t k, size_t r, size_t j)
@@ -1258,22 +1285,17 @@ Test(moeng, matches_the_spec_pseudo_code)
  * one stump per column. */
 Test(moeng, three_classes_three_columns)
 {
-    moprob p;
-    mo_problem(&p, 36, 2, 3, 102);
-    bl_algo_spec a;
-    mo_recipe(&a, NULL);
-    bl_model mo;
-    bl_curve cv;
-    bl_error err;
-    cr_assert_eq(mo_train(&a, &p, 4, NULL, NULL, &mo, &cv, &err), 0, "%s", err.msg);
-    cr_assert_eq(mo.t, 4);
-    const struct bl_weak_ops *wo = mo.weak->ops;
-    for (size_t t = 0; t < mo.t; t++) {
-        cr_assert_eq(mo.term[t].hdim, 3);
-        cr_assert_eq(wo->outdim(mo.term[t].hyp), 3);
-        cr_assert_eq(mo.term[t].outdim, 3, "a class output per class");
+    morun run;
+    cr_assert_eq(morun_train(&run, 36, 2, 3, 102, NULL, 4), 0, "%s", run.err.msg);
+    const bl_model *mo = &run.mo;
+    cr_assert_eq(mo->t, 4);
+    const struct bl_weak_ops *wo = mo->weak->ops;
+    for (size_t t = 0; t < mo->t; t++) {
+        cr_assert_eq(mo->term[t].hdim, 3);
+        cr_assert_eq(wo->outdim(mo->term[t].hyp), 3);
+        cr_assert_eq(mo->term[t].outdim, 3, "a class output per class");
         for (size_t q = 0; q < 9; q++)
-            cr_assert_eq(mo.term[t].code[q], exh_entry(3, q / 3, q % 3));
+            cr_assert_eq(mo->term[t].code[q], exh_entry(3, q / 3, q % 3));
     }
     /* the columns: every non-trivial coloring of 3 classes, once */
     for (size_t j = 0; j < 3; j++)
@@ -1285,10 +1307,7 @@ Test(moeng, three_classes_three_columns)
             }
             cr_assert(!eq && !comp);
         }
-    bl_curve_free(&cv);
-    bl_model_free(&mo);
-    bl_algo_free(&a);
-    mo_release(&p);
+    morun_free(&run);
 }
 
 /* (c) k = 14: 8191 columns is past the exhaustive code's limit of 13
@@ -1296,22 +1315,15 @@ Test(moeng, three_classes_three_columns)
  * class count and the coding. */
 Test(moeng, fourteen_classes_refused_with_dagger)
 {
-    moprob p;
-    mo_problem(&p, 56, 2, 14, 103);
-    bl_algo_spec a;
-    mo_recipe(&a, NULL);
-    bl_model mo;
-    bl_curve cv;
-    bl_error err;
-    cr_assert_eq(mo_train(&a, &p, 3, NULL, NULL, &mo, &cv, &err), -1);
-    cr_assert(strstr(err.msg, "coding exhaustive"), "%s", err.msg);
-    cr_assert(strstr(err.msg, "k = 14 classes"), "the data's class count: %s", err.msg);
-    cr_assert(strstr(err.msg, "8191 columns"), "%s", err.msg);
-    cr_assert(strstr(err.msg, "\u2020"), "the paper's dagger: %s", err.msg);
-    cr_assert_eq(mo.t, 0);
-    bl_model_free(&mo);
-    bl_algo_free(&a);
-    mo_release(&p);
+    morun run;
+    cr_assert_eq(morun_train(&run, 56, 2, 14, 103, NULL, 3), -1);
+    const char *msg = run.err.msg;
+    cr_assert(strstr(msg, "coding exhaustive"), "%s", msg);
+    cr_assert(strstr(msg, "k = 14 classes"), "the data's class count: %s", msg);
+    cr_assert(strstr(msg, "8191 columns"), "%s", msg);
+    cr_assert(strstr(msg, "\u2020"), "the paper's dagger: %s", msg);
+    cr_assert_eq(run.mo.t, 0);
+    morun_free(&run);
 }
 
 /* (d) A saved and reloaded MO model predicts exactly as the trained one,
@@ -1362,24 +1374,16 @@ Test(moeng, model_round_trip)
  * iteration, which the engine refuses, naming both plugins. */
 Test(moeng, changing_code_refused)
 {
-    moprob p;
-    mo_problem(&p, 40, 2, 4, 106);
-    bl_algo_spec a;
+    morun run;
     const char *sets[] = {"coding", "random-half", "weak.criterion", "max", NULL};
-    mo_recipe(&a, sets);
-    bl_model mo;
-    bl_curve cv;
-    bl_error err;
-    cr_assert_eq(mo_train(&a, &p, 10, NULL, NULL, &mo, &cv, &err), -1);
-    cr_assert(strstr(err.msg, "coding random-half changed its code"), "%s", err.msg);
-    cr_assert(strstr(err.msg, "loss mo-exp runs in code space"), "%s", err.msg);
-    cr_assert(strstr(err.msg, "fixed code"), "%s", err.msg);
-    cr_assert(strncmp(err.msg, "iteration ", 10) == 0 && strncmp(err.msg, "iteration 1:", 12) != 0,
-              "found at a later iteration: %s", err.msg);
-    bl_curve_free(&cv);
-    bl_model_free(&mo);
-    bl_algo_free(&a);
-    mo_release(&p);
+    cr_assert_eq(morun_train(&run, 40, 2, 4, 106, sets, 10), -1);
+    const char *msg = run.err.msg;
+    cr_assert(strstr(msg, "coding random-half changed its code"), "%s", msg);
+    cr_assert(strstr(msg, "loss mo-exp runs in code space"), "%s", msg);
+    cr_assert(strstr(msg, "fixed code"), "%s", msg);
+    cr_assert(strncmp(msg, "iteration ", 10) == 0 && strncmp(msg, "iteration 1:", 12) != 0,
+              "found at a later iteration: %s", msg);
+    morun_free(&run);
 }
 
 /* Per-column coefficients (lbfgsb-row: one per column; lbfgsb-tc: all
@@ -1390,35 +1394,29 @@ Test(moeng, per_column_coefficients)
 {
     const char *solvers[] = {"lbfgsb-row", "lbfgsb-tc"};
     for (size_t s = 0; s < 2; s++) {
-        moprob p;
-        mo_problem(&p, 48, 3, 4, 107);
-        bl_algo_spec a;
+        morun run;
         const char *sets[] = {"solver", solvers[s], NULL};
-        mo_recipe(&a, sets);
-        bl_model mo;
-        bl_curve cv;
-        bl_error err;
-        cr_assert_eq(mo_train(&a, &p, 6, NULL, NULL, &mo, &cv, &err), 0, "%s: %s", solvers[s],
-                     err.msg);
-        for (size_t j = 1; j < cv.n; j++)
-            cr_assert_leq(cv.train_loss[j], cv.train_loss[j - 1] * (1 + 1e-9), "%s", solvers[s]);
+        cr_assert_eq(morun_train(&run, 48, 3, 4, 107, sets, 6), 0, "%s: %s", solvers[s],
+                     run.err.msg);
+        const bl_curve *cv = &run.cv;
+        const bl_model *mo = &run.mo;
+        const bl_dataset *ds = &run.p.ds;
+        for (size_t j = 1; j < cv->n; j++)
+            cr_assert_leq(cv->train_loss[j], cv->train_loss[j - 1] * (1 + 1e-9), "%s", solvers[s]);
         int folded = 0;
-        for (size_t t = 0; t < mo.t; t++)
-            for (size_t q = 0; q < mo.k * mo.term[t].hdim; q++)
-                folded |= fabs(mo.term[t].code[q]) != 1.0;
+        for (size_t t = 0; t < mo->t; t++)
+            for (size_t q = 0; q < mo->k * mo->term[t].hdim; q++)
+                folded |= fabs(mo->term[t].code[q]) != 1.0;
         cr_assert(folded, "%s: distinct column coefficients end up in the code", solvers[s]);
-        size_t m = p.ds.m, k = p.ds.k;
+        size_t m = ds->m, k = ds->k;
         double *F = malloc(m * k * sizeof *F);
-        struct bl_matrix X = {m, p.ds.d, p.ds.x};
-        bl_model_scores(&mo, &X, F);
-        cr_assert(fabs(bl_error_rate(F, p.ds.y, m, k) - cv.train_err[cv.n - 1]) <= 1e-12,
-                  "%s: model %g, engine %g", solvers[s], bl_error_rate(F, p.ds.y, m, k),
-                  cv.train_err[cv.n - 1]);
+        struct bl_matrix X = {m, ds->d, ds->x};
+        bl_model_scores(mo, &X, F);
+        cr_assert(fabs(bl_error_rate(F, ds->y, m, k) - cv->train_err[cv->n - 1]) <= 1e-12,
+                  "%s: model %g, engine %g", solvers[s], bl_error_rate(F, ds->y, m, k),
+                  cv->train_err[cv->n - 1]);
         free(F);
-        bl_curve_free(&cv);
-        bl_model_free(&mo);
-        bl_algo_free(&a);
-        mo_release(&p);
+        morun_free(&run);
     }
 }
 
