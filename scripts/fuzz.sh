@@ -55,7 +55,7 @@ CORE_SRC=(framework/util/error.c framework/util/fsutil.c framework/util/textio.c
   framework/util/rng.c
   framework/data/dataset.c framework/data/csv.c framework/data/libsvm.c
   framework/data/idx.c
-  framework/config/ini.c framework/config/experiment.c
+  framework/config/ini.c framework/config/experiment.c framework/config/sweep.c
   framework/plugin/loader.c framework/plugin/params.c
   framework/engine/model.c)
 # Every plugin of the tree (plugins/ROLE/NAME.c), as the loader finds them.
