@@ -306,7 +306,7 @@ struct sst {
 static int solve_once(const struct sst *S, void *self, struct sproblem *P, double *w,
                       struct bl_solve_info *info, char err[BL_ERR_MAX])
 {
-    struct bl_objective obj = {P->n, sp_eval, P, P->lo, P->up, P->nu};
+    struct bl_objective obj = {P->n, sp_eval, P, P->lo, P->up, P->nu, NULL};
     memcpy(w, P->w0, P->n * sizeof *w);
     memset(info, 0, sizeof *info);
     err[0] = 0;

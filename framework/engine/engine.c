@@ -126,7 +126,8 @@ static int call_solver(run *r, const bl_algo_spec *a, bl_coefobj *o, size_t n, i
         r->lower[j] = a->nonneg ? 0 : -HUGE_VAL;
         r->upper[j] = HUGE_VAL;
     }
-    struct bl_objective obj = {n, bl_coefobj_eval, o, r->lower, r->upper, a->nu};
+    struct bl_objective obj; /* with the loss's row Hessian when it has one */
+    bl_coefobj_objective(o, a->loss.plugin, n, r->lower, r->upper, a->nu, &obj);
     struct bl_solve_info info = {0, 0, BL_SOLVE_CONVERGED, 0};
     char msg[BL_ERR_MAX] = "";
     int rc = r->so->solve(r->solver, &obj, r->w, &info, msg);

@@ -127,9 +127,37 @@ double bl_coefobj_eval(void *ctx, const double *w, double *grad)
     return L;
 }
 
+int bl_coefobj_hessian(void *ctx, const double *w, double *H)
+{
+    bl_coefobj *o = ctx;
+    if (!o->fast || !o->row_hessian)
+        return -1;
+    return o->row_hessian(o->fast, w, H);
+}
+
+void bl_coefobj_objective(bl_coefobj *o, const struct bl_plugin *loss, size_t n,
+                          const double *lower, const double *upper, double nu,
+                          struct bl_objective *obj)
+{
+    /* only the fast path has a Hessian: o->fast is set for class-space row
+     * objectives alone, and its row_hessian describes exactly row_eval */
+    o->row_hessian = o->fast && o->t == 0 && !o->coded && loss && loss->ops == o->ops
+                         ? bl_loss_row_hessian(loss)
+                         : NULL;
+    memset(obj, 0, sizeof *obj);
+    obj->n = n;
+    obj->eval = bl_coefobj_eval;
+    obj->ctx = o;
+    obj->lower = lower;
+    obj->upper = upper;
+    obj->nu = nu;
+    obj->hessian = o->row_hessian ? bl_coefobj_hessian : NULL;
+}
+
 void bl_coefobj_done(bl_coefobj *o)
 {
     if (o->fast)
         o->ops->row_free(o->fast);
     o->fast = NULL;
+    o->row_hessian = NULL;
 }

@@ -4,11 +4,14 @@
  * (totally corrective), with gradients by the chain rule through F.  In
  * code space (SDK 1.2, loss.h eval_coded) the same objectives run on the
  * code scores f (m x c) with the loss's eval_coded and targets Y: every
- * "k" below is then the number of code columns c. */
+ * "k" below is then the number of code columns c.  A stage-wise row
+ * objective on a loss's fast path also carries the loss's row Hessian
+ * (SDK 1.2, loss.h row_hessian) for the solver, when the loss has one. */
 #ifndef BL_ENGINE_OBJECTIVE_H
 #define BL_ENGINE_OBJECTIVE_H
 
 #include <boostlab/loss.h>
+#include <boostlab/solver.h>
 #include <stddef.h>
 
 typedef struct bl_coefobj {
@@ -20,6 +23,7 @@ typedef struct bl_coefobj {
     const double *F, *s;
     size_t sdim;
     void *fast;            /* loss's row fast path, when it offers one */
+    bl_loss_row_hessian_fn row_hessian; /* its Hessian (bl_coefobj_objective) */
     /* totally corrective: F = sum_j out[j] (x) W[j] over t terms */
     size_t t;
     const double *const *out;
@@ -53,6 +57,17 @@ void bl_coefobj_all_coded(bl_coefobj *o, const struct bl_loss_ops *ops, void *lo
                           const double *const *out, const size_t *outdim, double *scratch_f,
                           double *scratch_grad);
 double bl_coefobj_eval(void *ctx, const double *w, double *grad);
+/* The Hessian of a row objective on the loss's fast path (row_hessian);
+ * -1 when o has none. */
+int bl_coefobj_hessian(void *ctx, const double *w, double *H);
+/* The solver's view of o over n variables: eval bl_coefobj_eval, the given
+ * bounds and nu, and hessian = bl_coefobj_hessian only when o is a row
+ * objective on the fast path of a loss (plugin `loss`, SDK-checked) that
+ * provides row_hessian; NULL otherwise (eval path, totally corrective, code
+ * space). */
+void bl_coefobj_objective(bl_coefobj *o, const struct bl_plugin *loss, size_t n,
+                          const double *lower, const double *upper, double nu,
+                          struct bl_objective *obj);
 void bl_coefobj_done(bl_coefobj *o);
 
 /* F[i,:] += w ⊙ s[i] (s[i] a scalar when sdim == 1, a k-vector otherwise). */

@@ -9,7 +9,9 @@
  *
  * SDK 1.2 adds an optional code-space entry, eval_coded (at the end of the
  * op table, see below), for losses that live on the scores of an output
- * code's columns rather than on class scores (AdaBoost.MO).
+ * code's columns rather than on class scores (AdaBoost.MO), and the row
+ * fast path's optional Hessian, row_hessian (after it), for Newton-type
+ * stage-wise solvers.
  */
 #ifndef BOOSTLAB_LOSS_H
 #define BOOSTLAB_LOSS_H
@@ -27,6 +29,9 @@ enum bl_hess_form {
 /* A code-space loss, L(f) with targets Y (SDK 1.2; see eval_coded below). */
 typedef double (*bl_loss_coded_fn)(void *self, const double *Y, size_t m, size_t c,
                                    const double *f, double *grad);
+
+/* The row problem's Hessian (SDK 1.2; see row_hessian below). */
+typedef int (*bl_loss_row_hessian_fn)(void *row, const double *w, double *H);
 
 struct bl_loss_ops {
     /* New instance; params follow the descriptor's schema.  NULL on error,
@@ -82,6 +87,19 @@ struct bl_loss_ops {
      * weights pulled back to classes, -dL/df M^T).  hessian and row_* are
      * class-space only and are not used in code space. */
     bl_loss_coded_fn eval_coded;
+
+    /* ---- SDK 1.2 ---------------------------------------------------------
+     * Optional (may be NULL): the row fast path's Hessian (it belongs with
+     * row_eval above, and sits here because fields are only ever appended):
+     * the Hessian of phi(w) = row_eval(row, w) at w, k x k row-major, into
+     * H, with the same normalisation as row_eval.  For a margin loss with
+     * s_i = +-1 it is the weighted graph Laplacian
+     *     sum_i sum_{r != y_i} l''(rho_ir) (e_{y_i} - e_r)(e_{y_i} - e_r)^T,
+     * symmetric, positive semi-definite, with H 1 = 0.  Returns 0, or -1 when
+     * it is not available (for this row or this w): the caller then does
+     * without.  Like row_eval, one caller at a time per row.  The host hands
+     * it to a stage-wise solver as struct bl_objective.hessian (solver.h). */
+    bl_loss_row_hessian_fn row_hessian;
 };
 
 /* The loss plugin's eval_coded, or NULL when it has none or was built with
@@ -91,6 +109,15 @@ static inline bl_loss_coded_fn bl_loss_eval_coded(const struct bl_plugin *p)
     if (!p || p->role != BL_ROLE_LOSS || !p->ops || !BL_SDK_HAS(p->sdk_version, 2))
         return NULL;
     return ((const struct bl_loss_ops *)p->ops)->eval_coded;
+}
+
+/* The loss plugin's row_hessian, or NULL when it has none or was built with
+ * an SDK older than 1.2 (whose op table ends before the field). */
+static inline bl_loss_row_hessian_fn bl_loss_row_hessian(const struct bl_plugin *p)
+{
+    if (!p || p->role != BL_ROLE_LOSS || !p->ops || !BL_SDK_HAS(p->sdk_version, 2))
+        return NULL;
+    return ((const struct bl_loss_ops *)p->ops)->row_hessian;
 }
 
 #ifdef __cplusplus

@@ -22,7 +22,9 @@ extern "C" {
  * roles).  So a host of minor N loads plugins of minors 0..N, and it reads a
  * field added in minor j only from a plugin whose descriptor says minor >= j
  * (an older plugin's op table simply ends before it).  1.1 added the coding
- * role; 1.2 added bl_loss_ops.eval_coded (code-space losses, loss.h). */
+ * role; 1.2 added bl_loss_ops.eval_coded (code-space losses) and row_hessian
+ * (loss.h), and the solver fields space, penalty and bl_objective.hessian
+ * (solver.h). */
 #define BL_SDK_MAJOR 1
 #define BL_SDK_MINOR 2
 #define BL_SDK_VERSION ((BL_SDK_MAJOR << 16) | BL_SDK_MINOR)

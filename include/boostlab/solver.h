@@ -29,6 +29,17 @@ struct bl_objective {
     const double *lower;  /* n bounds; -HUGE_VAL / HUGE_VAL when open */
     const double *upper;
     double nu;            /* weight of the linear term nu * sum(w)   */
+
+    /* SDK 1.2, optional: NULL when the host has no Hessian for f.  Writes
+     * the Hessian of f (the smooth part only: the linear term has none) at
+     * w into H, n x n row-major, and returns 0; -1 when it is not available
+     * at this w (the solver then does without).  A solver that uses it must
+     * also work when it is NULL.  The engine fills it only for stage-wise
+     * row problems on the fast path of a loss that provides row_hessian
+     * (loss.h); totally corrective and code-space objectives leave it NULL,
+     * and so do callers that build this struct with positional initializers
+     * written for the six fields above. */
+    int (*hessian)(void *ctx, const double *w, double *H);
 };
 
 enum bl_solve_status {

@@ -13,7 +13,9 @@
  * so -dL/dF is exactly the edge weight c_ir of spec §2.4 with U = p.
  *
  * Also here: the exact Hessian diagonal and the O(k^2) fast path for the
- * stage-wise row problem (13) built on the A+/A- aggregation of spec §3.4.
+ * stage-wise row problem (13) built on the A+/A- aggregation of spec §3.4,
+ * with that row problem's full k x k Hessian (row_hessian, SDK 1.2), also
+ * O(k^2).
  * Everything is computed with max-shifted log-sum-exp (spec §3.8), so any
  * finite F gives a finite value and gradient.
  *
@@ -186,7 +188,8 @@ struct mexp_row {
     size_t k;
     double logm;
     double *la;   /* 2 * k * k */
-    double *t;    /* scratch for row_eval (so one caller at a time), 2 * k * k */
+    double *t;    /* scratch for row_eval / row_hessian (so one caller at a
+                     time), 2 * k * k + k */
 };
 
 static void mexp_row_free(void *row)
@@ -248,7 +251,8 @@ static void *mexp_row_prepare(void *self, const int *y, size_t m, size_t k,
     R->k = k;
     R->logm = log((double)m);
     R->la = malloc(2 * kk * sizeof *R->la);
-    R->t = malloc(2 * kk * sizeof *R->t); /* first the groups' mx scratch */
+    /* first the groups' mx scratch; + k for row_hessian's gradient */
+    R->t = malloc((2 * kk + k) * sizeof *R->t);
     size_t *idx = malloc(m * sizeof *idx), *start = calloc(ng + 1, sizeof *start);
     if (!R->la || !R->t || !idx || !start) {
         free(idx);
@@ -279,9 +283,10 @@ static void *mexp_row_prepare(void *self, const int *y, size_t m, size_t k,
     return R;
 }
 
-static double mexp_row_eval(void *row, const double *w, double *grad)
+/* R->t = the terms' exp(. - M) at w (0 for empty groups); returns M, with
+ * *S the sum of every term (the m constant ones included) times e^-M. */
+static double mexp_row_terms(struct mexp_row *R, const double *w, double *Sp)
 {
-    struct mexp_row *R = row;
     size_t k = R->k, kk = k * k;
     double M = R->logm;
     for (size_t c = 0; c < k; c++)
@@ -300,6 +305,15 @@ static double mexp_row_eval(void *row, const double *w, double *grad)
         R->t[g] = exp(R->t[g] - M); /* exp(-inf) = 0 for empty groups */
         S += R->t[g];
     }
+    *Sp = S;
+    return M;
+}
+
+static double mexp_row_eval(void *row, const double *w, double *grad)
+{
+    struct mexp_row *R = row;
+    size_t k = R->k, kk = k * k;
+    double S, M = mexp_row_terms(R, w, &S);
     if (grad) {
         for (size_t a = 0; a < k; a++)
             grad[a] = 0.0;
@@ -314,6 +328,39 @@ static double mexp_row_eval(void *row, const double *w, double *grad)
     return M + log(S);
 }
 
+/* The row problem's Hessian (SDK 1.2), O(k^2): phi is a log-sum-exp of
+ * terms exp(a^T w + b) with a = -(e_c - e_r) ("+") or +(e_c - e_r) ("-"),
+ * so with p their softmax weights and g = sum p a the gradient,
+ *     H = sum_{c,r} (p+_cr + p-_cr) (e_c - e_r)(e_c - e_r)^T - g g^T
+ * (spec §3.4): a graph Laplacian minus a rank-one term, still H 1 = 0. */
+static int mexp_row_hessian(void *row, const double *w, double *H)
+{
+    struct mexp_row *R = row;
+    size_t k = R->k, kk = k * k;
+    double S, *g = R->t + 2 * kk; /* k more doubles of scratch, see row_prepare */
+    mexp_row_terms(R, w, &S);
+    for (size_t j = 0; j < kk; j++)
+        H[j] = 0.0;
+    for (size_t a = 0; a < k; a++)
+        g[a] = 0.0;
+    for (size_t c = 0; c < k; c++)
+        for (size_t r = 0; r < k; r++) {
+            if (r == c)
+                continue;
+            double pp = R->t[c * k + r] / S, pm = R->t[kk + c * k + r] / S, v = pp + pm;
+            g[c] += pm - pp;
+            g[r] -= pm - pp;
+            H[c * k + c] += v;
+            H[r * k + r] += v;
+            H[c * k + r] -= v;
+            H[r * k + c] -= v;
+        }
+    for (size_t a = 0; a < k; a++)
+        for (size_t b = 0; b < k; b++)
+            H[a * k + b] -= g[a] * g[b];
+    return 0;
+}
+
 /* ---- descriptor -------------------------------------------------------- */
 
 static const struct bl_loss_ops mexp_ops = {
@@ -324,6 +371,7 @@ static const struct bl_loss_ops mexp_ops = {
     .row_prepare = mexp_row_prepare,
     .row_eval = mexp_row_eval,
     .row_free = mexp_row_free,
+    .row_hessian = mexp_row_hessian,
 };
 
 static const struct bl_plugin mexp_plugin = {

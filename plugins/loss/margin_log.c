@@ -36,7 +36,12 @@
  * gradient sum_i s_i dL/dF_i., up to rounding.  Any s_i outside {-1,+1}
  * makes row_prepare decline (the host then uses eval).
  *
- * eval, row_prepare and row_eval run in parallel (OpenMP, host->threads)
+ * row_hessian (SDK 1.2) gives that row problem's exact Hessian in the same
+ * pass structure and normalisation: the k x k graph Laplacian of spec §3.4
+ * with weights softplus''(z_ir) = sigma(z) sigma(-z), O(mk) per call, for
+ * Newton-type row solvers (newton-row).
+ *
+ * eval, row_prepare, row_eval and row_hessian run in parallel (OpenMP, host->threads)
  * over fixed chunks of 2048 examples whose boundaries depend on m only;
  * each chunk's partial value / gradient goes to its own slot and the slots
  * are added in chunk order by one thread, so the results are bit-identical
@@ -260,6 +265,7 @@ struct mlog_row {
     double *E;    /* m (k-1) */
     double *T;    /* 2 k k scratch (so one caller at a time): exp(w_r - w_c), exp(w_c - w_r) */
     double *slot; /* nch (k+1) scratch: per chunk value, then gradient */
+    double *hslot; /* nch k k scratch for row_hessian, allocated on first use */
 };
 
 static void mlog_row_free(void *row)
@@ -273,6 +279,7 @@ static void mlog_row_free(void *row)
     free(R->E);
     free(R->T);
     free(R->slot);
+    free(R->hslot);
     free(R);
 }
 
@@ -378,9 +385,10 @@ static void mlog_row_chunk(const struct mlog_row *R, const double *w, int table,
     slot[0] = val;
 }
 
-static double mlog_row_eval(void *row, const double *w, double *grad)
+/* Fill R->T with exp(+-(w_r - w_c)) when the table applies at w (see
+ * mlog_row_eval); returns whether it does. */
+static int mlog_row_table(struct mlog_row *R, const double *w)
 {
-    struct mlog_row *R = row;
     size_t m = R->m, k = R->k, kk = k * k;
     double wmin = w[0], wmax = w[0];
     for (size_t r = 1; r < k; r++) {
@@ -398,6 +406,14 @@ static double mlog_row_eval(void *row, const double *w, double *grad)
             for (size_t r = 0; r < k; r++)
                 R->T[kk + c * k + r] = R->T[r * k + c];
     }
+    return table;
+}
+
+static double mlog_row_eval(void *row, const double *w, double *grad)
+{
+    struct mlog_row *R = row;
+    size_t k = R->k;
+    int table = mlog_row_table(R, w);
     long n = (long)R->nch;
     int nt = R->nthreads;
     (void)nt;
@@ -424,6 +440,91 @@ static double mlog_row_eval(void *row, const double *w, double *grad)
     return val;
 }
 
+/* ---- row Hessian --------------------------------------------------------- */
+
+/* d z_ir / d w = s_i (e_r - e_{y_i}) and s_i^2 = 1, so
+ *     H = sum_i sum_{r != y_i} v_ir (e_{y_i} - e_r)(e_{y_i} - e_r)^T,
+ *     v_ir = softplus''(z_ir) = sigma(z_ir) sigma(-z_ir),
+ * a weighted graph Laplacian on the classes.  A chunk accumulates only
+ * A[y_i][r] += v_ir (k x k); H_cr = -(A_cr + A_rc) for c != r and
+ * H_cc = sum_r (A_cr + A_rc).  v = (e^z / (1 + e^z)) / (1 + e^z), the
+ * product taken left to right so that neither tail underflows early or
+ * cancels, and e^z comes from the same table as in row_eval (one division,
+ * no exp, per element). */
+static void mlog_row_hess_chunk(const struct mlog_row *R, const double *w, int table, size_t c)
+{
+    size_t m = R->m, k = R->k, k1 = k - 1, kk = k * k;
+    size_t i0 = c * R->rows, i1 = i0 + R->rows < m ? i0 + R->rows : m;
+    double *A = R->hslot + c * kk;
+    for (size_t j = 0; j < kk; j++)
+        A[j] = 0.0;
+    for (size_t i = i0; i < i1; i++) {
+        size_t yi = (size_t)R->y[i];
+        double si = R->s[i], wy = w[yi], *Ay = A + yi * k;
+        const double *di = R->d + i * k1, *Ei = R->E + i * k1;
+        const double *Ti = table ? R->T + (si > 0 ? 0 : kk) + yi * k : NULL;
+        for (size_t r = 0, j = 0; r < k; r++) {
+            if (r == yi)
+                continue;
+            double v;
+            if (Ti && Ei[j] != 0.0) {
+                double ez = Ei[j] * Ti[r], inv = 1.0 / (1.0 + ez);
+                v = ez * inv * inv;
+            } else {
+                double z = di[j] + si * (w[r] - wy);
+                if (fabs(z) <= ZLIM) {
+                    double ez = exp(z), inv = 1.0 / (1.0 + ez);
+                    v = ez * inv * inv;
+                } else {
+                    v = sigmoid(z) * sigmoid(-z);
+                }
+            }
+            Ay[r] += v;
+            j++;
+        }
+    }
+}
+
+static int mlog_row_hessian(void *row, const double *w, double *H)
+{
+    struct mlog_row *R = row;
+    size_t k = R->k, kk = k * k;
+    if (!R->hslot && !(R->hslot = malloc(R->nch * kk * sizeof *R->hslot)))
+        return -1;
+    int table = mlog_row_table(R, w);
+    long n = (long)R->nch;
+    int nt = R->nthreads;
+    (void)nt;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
+    for (long c = 0; c < n; c++)
+        mlog_row_hess_chunk(R, w, table, (size_t)c);
+    /* the chunks in order (bit-identical whatever the thread count); A
+     * goes into H's upper triangle, then H is assembled in place */
+    for (size_t j = 0; j < kk; j++)
+        H[j] = 0.0;
+    for (size_t c = 0; c < R->nch; c++) {
+        const double *A = R->hslot + c * kk;
+        for (size_t j = 0; j < kk; j++)
+            H[j] += A[j];
+    }
+    for (size_t a = 0; a < k; a++) {
+        double diag = 0.0;
+        for (size_t b = 0; b < k; b++)
+            if (b != a)
+                diag += H[a * k + b] + H[b * k + a];
+        H[a * k + a] = diag;
+    }
+    for (size_t a = 0; a < k; a++)
+        for (size_t b = a + 1; b < k; b++) {
+            double v = -(H[a * k + b] + H[b * k + a]) * R->scale;
+            H[a * k + b] = v;
+            H[b * k + a] = v;
+        }
+    for (size_t a = 0; a < k; a++)
+        H[a * k + a] *= R->scale;
+    return 0;
+}
+
 /* ---- descriptor -------------------------------------------------------- */
 
 static const struct bl_loss_ops mlog_ops = {
@@ -434,6 +535,7 @@ static const struct bl_loss_ops mlog_ops = {
     .row_prepare = mlog_row_prepare,
     .row_eval = mlog_row_eval,
     .row_free = mlog_row_free,
+    .row_hessian = mlog_row_hessian,
 };
 
 static const struct bl_plugin mlog_plugin = {

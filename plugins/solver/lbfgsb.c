@@ -425,7 +425,7 @@ static int ln_solve(void *self, const struct bl_objective *obj, double *w,
     if (!isfinite(alpha))
         alpha = 0.0;
     struct line_ctx c = {obj, S->lw, S->lg};
-    struct bl_objective line = {1, line_eval, &c, &lo, &up, obj->nu * (double)n};
+    struct bl_objective line = {1, line_eval, &c, &lo, &up, obj->nu * (double)n, NULL};
     int rc = lb_solve(S, &line, &alpha, info, err);
     for (size_t r = 0; r < n; r++)
         w[r] = alpha;

@@ -469,7 +469,7 @@ static void check_mh_alpha(uint64_t seed, double nu, int free_sign)
             up[r] = HUGE_VAL;
         }
         struct rowctx C = {L.ops, L.self, y, m, k, k, F, s, Fw, gF};
-        struct bl_objective obj = {k, row_eval, &C, lo, up, nu};
+        struct bl_objective obj = {k, row_eval, &C, lo, up, nu, NULL};
         struct bl_solve_info info;
         cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
         for (size_t r = 0; r < k; r++)
@@ -555,7 +555,7 @@ Test(line, adaboost_ecc_closed_form)
             up[r] = HUGE_VAL;
         double want = 0.25 * log(Up / Um);
         struct rowctx C = {L.ops, L.self, y, m, k, k, F, s, Fw, gF};
-        struct bl_objective obj = {k, row_eval, &C, lo, up, 0.0};
+        struct bl_objective obj = {k, row_eval, &C, lo, up, 0.0, NULL};
         struct bl_solve_info info;
         cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
         cr_assert(fabs(w[0] - want) <= 1e-5 * (1 + want),
@@ -611,7 +611,7 @@ Test(line, samme_closed_form)
         double errw = B / (A + B);
         double want = (kk - 1) * (kk - 1) / kk * (log((1 - errw) / errw) + log(kk - 1));
         struct rowctx C = {L.ops, L.self, y, m, k, k, F, s, Fw, gF};
-        struct bl_objective obj = {k, row_eval, &C, lo, up, 0.0};
+        struct bl_objective obj = {k, row_eval, &C, lo, up, 0.0, NULL};
         struct bl_solve_info info;
         cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
         cr_assert(fabs(w[0] - want) <= 1e-5 * (1 + want),
@@ -646,7 +646,7 @@ Test(line, bounds)
     struct bl_solve_info info;
     double b[3] = {1.0, 2.0, 6.0}; /* unconstrained alpha = mean(b) = 3 */
     double lo[3] = {0, 0, 0}, up[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, w[3] = {0, 0, 0};
-    struct bl_objective obj = {3, quad1, b, lo, up, 0.0};
+    struct bl_objective obj = {3, quad1, b, lo, up, 0.0, NULL};
     cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
     cr_assert(fabs(w[0] - 3.0) < 1e-9 && w[1] == w[0] && w[2] == w[0], "alpha %g", w[0]);
     /* nu: phi'(alpha) = 3 alpha - 9 + 3 nu -> alpha = 3 - nu */
@@ -743,7 +743,7 @@ static void check_group_threshold(int nonneg, uint64_t seed)
         /* lambda below and above the threshold c ||b+|| */
         double lambda = urange(0.0, 1.5) * Q.c * nb;
         double sh = nb > 0 ? fmax(0.0, 1.0 - lambda / (Q.c * nb)) : 0.0;
-        struct bl_objective obj = {Q.n, pquad_eval, &Q, lo, up, lambda};
+        struct bl_objective obj = {Q.n, pquad_eval, &Q, lo, up, lambda, NULL};
         struct bl_solve_info info;
         cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
         cr_assert_eq(info.status, BL_SOLVE_CONVERGED, "status %d after %d its", info.status,
@@ -777,7 +777,7 @@ Test(prox, lambda_large_gives_zero)
     struct pquad Q = {.n = 4, .c = 2.0, .b = {1, -2, 0.5, 3}};
     double lo[4] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
     double up[4] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, HUGE_VAL}, w[4] = {0};
-    struct bl_objective obj = {4, pquad_eval, &Q, lo, up, 1e3};
+    struct bl_objective obj = {4, pquad_eval, &Q, lo, up, 1e3, NULL};
     struct bl_solve_info info;
     cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
     for (size_t j = 0; j < 4; j++)
@@ -800,7 +800,7 @@ Test(prox, one_step_form)
     char err[BL_ERR_MAX] = "";
     double lo[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, up[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL};
     double w[3] = {0};
-    struct bl_objective obj = {3, pquad_eval, &Q, lo, up, 5.0}; /* shrink 1 - 5/(5*3) = 2/3 */
+    struct bl_objective obj = {3, pquad_eval, &Q, lo, up, 5.0, NULL}; /* shrink 1 - 5/(5*3) = 2/3 */
     struct bl_solve_info info;
     cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
     cr_assert_eq(info.iterations, 1);
@@ -838,7 +838,7 @@ Test(prox, general_quadratic)
         for (size_t j = 0; j < 5; j++)
             lo[j] = -HUGE_VAL, up[j] = HUGE_VAL;
         double lambda = variant == 0 ? 0.0 : 0.5;
-        struct bl_objective obj = {5, pquad_eval, &Q, lo, up, lambda};
+        struct bl_objective obj = {5, pquad_eval, &Q, lo, up, lambda, NULL};
         struct bl_solve_info info;
         cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
         cr_assert_eq(info.status, BL_SOLVE_CONVERGED, "variant %d: status %d after %d its", variant,
@@ -881,7 +881,7 @@ Test(prox, softmax_row_optimality)
         double w0[8] = {0}, g0[8];
         row_eval(&C, w0, g0);
         double lambda = urange(0.2, 1.3) * vnorm(g0, k); /* both sides of the threshold */
-        struct bl_objective obj = {k, row_eval, &C, lo, up, lambda};
+        struct bl_objective obj = {k, row_eval, &C, lo, up, lambda, NULL};
         struct bl_solve_info info;
         cr_assert_eq(ops->solve(S, &obj, w, &info, err), 0, "%s", err);
         row_eval(&C, w, g);

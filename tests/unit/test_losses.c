@@ -5,8 +5,10 @@
  * gradients and Hessian diagonals against finite differences, the dual
  * weights at F = 0, extreme margins, margin-log's eval against the plain
  * stable formulas, the row fast paths of margin-exp and margin-log against
- * eval, the KKT relation at w = 0 with U computed independently from
- * (11)/(12), and bit-identical results whatever the number of threads.
+ * eval, the row fast paths' Hessians (row_hessian) against finite
+ * differences and the Laplacian of spec §3.4, the KKT relation at w = 0
+ * with U computed independently from (11)/(12), and bit-identical results
+ * whatever the number of threads.
  */
 #include <criterion/criterion.h>
 #include "testutil.h"
@@ -317,6 +319,141 @@ Test(losses, log_row_fast_path_huge) { check_row_fast(open_log(0), 3000.0, 3000.
 Test(losses, log_literal_row_fast_path) { check_row_fast(open_log(1), 2.0, 2.0, 21); }
 Test(losses, log_literal_row_fast_path_large) { check_row_fast(open_log(1), 300.0, 400.0, 22); }
 
+/* ---- the row problem's Hessian (row_hessian, SDK 1.2) ------------------ */
+
+/* row_hessian against central differences of row_eval's gradient, at w = 0
+ * and at random w in [-wscale, wscale]^k (F in [-fscale, fscale]): column
+ * b of H is (g(w + h e_b) - g(w - h e_b)) / 2h.  Also: H is symmetric
+ * (exactly), H 1 = 0 (shift invariance, spec §3.4), its diagonal is >= 0,
+ * it does not change the following row_eval, and the SDK accessor finds it. */
+static void check_row_hessian(struct lossinst L, double fscale, double wscale, uint64_t seed)
+{
+    cr_assert_not_null(L.ops->row_hessian);
+    cr_assert(bl_loss_row_hessian(L.p) == L.ops->row_hessian);
+    rng_seed(seed);
+    for (size_t sh = 0; sh < NROWSHAPES; sh++) {
+        size_t m = row_shapes[sh][0], k = row_shapes[sh][1], kk = k * k;
+        int *y = malloc(m * sizeof *y);
+        double *F = malloc(m * k * sizeof *F), *s = malloc(m * sizeof *s);
+        double *w = malloc(k * sizeof *w), *H = malloc(kk * sizeof *H);
+        double *gp = malloc(k * sizeof *gp), *gm = malloc(k * sizeof *gm);
+        double *g0 = malloc(k * sizeof *g0), *g1 = malloc(k * sizeof *g1);
+        random_problem(m, k, fscale, y, F);
+        for (size_t i = 0; i < m; i++)
+            s[i] = urand() < 0.5 ? -1.0 : 1.0;
+        void *row = L.ops->row_prepare(L.self, y, m, k, F, s);
+        cr_assert_not_null(row);
+        for (int trial = 0; trial < 4; trial++) {
+            for (size_t r = 0; r < k; r++)
+                w[r] = trial == 0 ? 0.0 : urange(-wscale, wscale);
+            double f0 = L.ops->row_eval(row, w, g0);
+            cr_assert_eq(L.ops->row_hessian(row, w, H), 0);
+            double f1 = L.ops->row_eval(row, w, g1);
+            cr_assert(f0 == f1 && memcmp(g0, g1, k * sizeof *g0) == 0,
+                      "row_hessian changed what row_eval gives");
+            double hmax = 0.0;
+            for (size_t j = 0; j < kk; j++) {
+                cr_assert(isfinite(H[j]));
+                hmax = fmax(hmax, fabs(H[j]));
+            }
+            const double h = 1e-5;
+            for (size_t b = 0; b < k; b++) {
+                double keep = w[b];
+                w[b] = keep + h;
+                L.ops->row_eval(row, w, gp);
+                w[b] = keep - h;
+                L.ops->row_eval(row, w, gm);
+                w[b] = keep;
+                double rsum = 0.0;
+                for (size_t a = 0; a < k; a++) {
+                    double fd = (gp[a] - gm[a]) / (2 * h);
+                    cr_assert(fabs(H[a * k + b] - fd) <= 1e-6 * (1.0 + hmax),
+                              "%s m=%zu k=%zu H[%zu][%zu] = %.12g, fd %.12g", L.p->name, m, k, a,
+                              b, H[a * k + b], fd);
+                    cr_assert_eq(H[a * k + b], H[b * k + a], "H not symmetric");
+                    rsum += H[b * k + a];
+                }
+                cr_assert(fabs(rsum) <= 1e-12 * (1.0 + hmax) * (double)k, "H 1 = %g, not 0", rsum);
+                cr_assert(H[b * k + b] >= 0.0);
+            }
+        }
+        L.ops->row_free(row);
+        free(y), free(F), free(s), free(w), free(H), free(gp), free(gm), free(g0), free(g1);
+    }
+    L.ops->destroy(L.self);
+}
+
+/* margin-log: the exp table, margins beyond +-350 (some entries through
+ * exp), w spread beyond 350 (no table, |z| > 700), literal_init, and the
+ * normalisations; margin-exp's O(k^2) one. */
+Test(row_hessian, log_fd) { check_row_hessian(open_log(0), 2.0, 2.0, 60); }
+Test(row_hessian, log_fd_wide_F) { check_row_hessian(open_log(0), 600.0, 0.5, 61); }
+Test(row_hessian, log_fd_huge) { check_row_hessian(open_log(0), 3000.0, 3000.0, 62); }
+Test(row_hessian, log_literal_fd) { check_row_hessian(open_log(1), 2.0, 2.0, 63); }
+Test(row_hessian, exp_fd) { check_row_hessian(open_exp(), 2.0, 2.0, 64); }
+Test(row_hessian, exp_fd_large) { check_row_hessian(open_exp(), 30.0, 20.0, 65); }
+
+static struct lossinst open_log_normalized(int choice)
+{
+    struct lossinst L;
+    union bl_value v[4];
+    char err[BL_ERR_MAX] = "";
+    L.p = test_plugin("plugins/loss/margin_log", "margin-log");
+    test_defaults(L.p, v);
+    v[test_param_index(L.p, "normalize")].choice = choice;
+    L.ops = L.p->ops;
+    L.self = L.ops->create(&test_host, v, err);
+    cr_assert_not_null(L.self, "%s", err);
+    return L;
+}
+
+Test(row_hessian, log_normalized_fd)
+{
+    check_row_hessian(open_log_normalized(1), 2.0, 2.0, 66);
+    check_row_hessian(open_log_normalized(2), 2.0, 2.0, 67);
+}
+
+/* The sum of the Hessian over the row problem's pairs, written out from
+ * spec §3.4 (v_ir = sigma(z) sigma(-z)), against margin-log's row_hessian:
+ * a check independent of finite differences. */
+Test(row_hessian, log_laplacian_formula)
+{
+    struct lossinst L = open_log(0);
+    rng_seed(68);
+    size_t m = 300, k = 6;
+    int y[300];
+    double F[300 * 6], s[300], w[6], H[36], R[36] = {0};
+    random_problem(m, k, 3.0, y, F);
+    for (size_t i = 0; i < m; i++)
+        s[i] = urand() < 0.5 ? -1.0 : 1.0;
+    for (size_t r = 0; r < k; r++)
+        w[r] = urange(0.0, 2.0);
+    for (size_t i = 0; i < m; i++) {
+        size_t c = (size_t)y[i];
+        for (size_t r = 0; r < k; r++) {
+            if (r == c)
+                continue;
+            double z = F[i * k + r] - F[i * k + c] + s[i] * (w[r] - w[c]);
+            double v = 1.0 / (1.0 + exp(-z)) / (1.0 + exp(z));
+            R[c * k + c] += v, R[r * k + r] += v, R[c * k + r] -= v, R[r * k + c] -= v;
+        }
+    }
+    void *row = L.ops->row_prepare(L.self, y, m, k, F, s);
+    cr_assert_eq(L.ops->row_hessian(row, w, H), 0);
+    for (size_t j = 0; j < k * k; j++)
+        assert_close(H[j], R[j], 1e-12, "H[%zu] %.17g vs %.17g", j, H[j], R[j]);
+    L.ops->row_free(row);
+    L.ops->destroy(L.self);
+}
+
+/* A loss without row_hessian: the accessor says so. */
+Test(row_hessian, accessor_absent)
+{
+    const struct bl_plugin *p = test_plugin("plugins/loss/mh_exp", "mh-exp");
+    cr_assert_null(bl_loss_row_hessian(p));
+    cr_assert_null(bl_loss_row_hessian(NULL));
+}
+
 /* ---- margin-log's eval against the plain stable formulas ---------------- */
 
 static void check_log_reference(int literal, double scale, uint64_t seed)
@@ -365,7 +502,8 @@ Test(losses, log_eval_reference)
 
 /* Everything the engine asks of a loss, on one problem, for host->threads
  * = nt: eval (value, m x k gradient) and the row fast path (value, k
- * gradient).  out holds 2 + m k + k doubles. */
+ * gradient, and the k x k row Hessian).  out holds 2 + m k + k + k k
+ * doubles. */
 static void run_with_threads(const char *rel, const char *name, int literal, int nt,
                              const int *y, size_t m, size_t k, const double *F, const double *s,
                              const double *w, double *out)
@@ -380,6 +518,7 @@ static void run_with_threads(const char *rel, const char *name, int literal, int
     void *row = L.ops->row_prepare(L.self, y, m, k, F, s);
     cr_assert_not_null(row);
     out[1] = L.ops->row_eval(row, w, out + 2 + m * k);
+    cr_assert_eq(L.ops->row_hessian(row, w, out + 2 + m * k + k), 0);
     L.ops->row_free(row);
     L.ops->destroy(L.self);
 }
@@ -389,7 +528,7 @@ static void check_threads(const char *rel, const char *name, int literal, uint64
     static const size_t tshapes[][2] = {{5000, 7}, {10000, 7}, {6144, 4}, {2049, 3}, {700, 26}};
     rng_seed(seed);
     for (size_t sh = 0; sh < sizeof tshapes / sizeof tshapes[0]; sh++) {
-        size_t m = tshapes[sh][0], k = tshapes[sh][1], nout = 2 + m * k + k;
+        size_t m = tshapes[sh][0], k = tshapes[sh][1], nout = 2 + m * k + k + k * k;
         int *y = malloc(m * sizeof *y);
         double *F = malloc(m * k * sizeof *F), *s = malloc(m * sizeof *s), *w = malloc(k * sizeof *w);
         double *ref = malloc(nout * sizeof *ref), *out = malloc(nout * sizeof *out);
@@ -409,6 +548,8 @@ static void check_threads(const char *rel, const char *name, int literal, uint64
                       "%s m=%zu k=%zu: eval gradient differs with %d threads", name, m, k, nt);
             cr_assert(memcmp(out + 2 + m * k, ref + 2 + m * k, k * sizeof *out) == 0,
                       "%s m=%zu k=%zu: row_eval gradient differs with %d threads", name, m, k, nt);
+            cr_assert(memcmp(out + 2 + m * k + k, ref + 2 + m * k + k, k * k * sizeof *out) == 0,
+                      "%s m=%zu k=%zu: row_hessian differs with %d threads", name, m, k, nt);
         }
         free(y), free(F), free(s), free(w), free(ref), free(out);
     }
@@ -552,6 +693,11 @@ Test(margin_log, normalize_divides_by_pairs)
     assert_close(b, a / (double)mk, 1e-14, "row value");
     for (size_t r = 0; r < k; r++)
         assert_close(r2[r], r1[r] / (double)mk, 1e-14, "row gradient %zu", r);
+    double H1[25], H2[25];
+    cr_assert_eq(ops->row_hessian(R1, w, H1), 0);
+    cr_assert_eq(ops->row_hessian(R2, w, H2), 0);
+    for (size_t q = 0; q < k * k; q++)
+        assert_close(H2[q], H1[q] / (double)mk, 1e-14, "row Hessian %zu", q);
     ops->row_free(R1);
     ops->row_free(R2);
     ops->destroy(plain);
