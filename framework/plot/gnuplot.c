@@ -245,6 +245,13 @@ static void first_error_line(const char *s, char *out, size_t outsz)
 static int gp_run(const char *script, size_t len, bl_sbuf *errout, bl_error *err)
 {
     const char *prog = gp_program();
+    /* Look first: where posix_spawn is emulated (valgrind, some libcs), a
+     * missing program is an exit status 127 of the child, not ENOENT. */
+    if (!bl_gnuplot_available())
+        return bl_errf(err,
+                       "gnuplot not found (tried '%s'): install the Debian package "
+                       "gnuplot-nox, or set BOOSTLAB_GNUPLOT to the gnuplot program",
+                       prog);
     int in[2] = {-1, -1}, ep[2] = {-1, -1};
     if (pipe2(in, O_CLOEXEC) != 0 || pipe2(ep, O_CLOEXEC) != 0) {
         int e = errno;
