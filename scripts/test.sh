@@ -134,7 +134,8 @@ else
     local name=$1 want=$2; shift 2
     mkdir -p "$VGD/log/$name"
     valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite \
-      --errors-for-leak-kinds=definite --keep-debuginfo=yes --trace-children=yes --trace-children-skip='*gnuplot*' \
+      --errors-for-leak-kinds=definite --keep-debuginfo=yes --trace-children=yes \
+      --trace-children-skip='*gnuplot*' \
       --suppressions="$TOP/tests/valgrind.supp" --log-file="$VGD/log/$name/vg.%p" \
       "$@" >"$VGD/log/$name.out" 2>&1
     local got=$?
