@@ -16,12 +16,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../plugin/loader.h"
+#include "../util/clock.h"
 #include "../util/rng.h"
 
 /* ---- text ------------------------------------------------------------------ */
@@ -402,13 +402,6 @@ enum chk_status chk_params(chk_ctx *c, chk_variant_fn fn, const char *pass)
 
 /* ---- the driver ---------------------------------------------------------------- */
 
-static double now(void)
-{
-    struct timeval tv;
-    gettimeofday(&tv, NULL);
-    return (double)tv.tv_sec + 1e-6 * (double)tv.tv_usec;
-}
-
 /* The result of one check, as the parent prints it. */
 typedef struct outcome {
     enum chk_status st;
@@ -588,12 +581,12 @@ size_t chk_plugin(const struct bl_plugin *p, const char *file, const union bl_va
         c.progress_fd = -1;
         outcome r;
         memset(&r, 0, sizeof r);
-        double t0 = now();
+        double t0 = bl_seconds();
         if (o->fork)
             run_forked(&defs[j], &c, o, &r);
         else
             run_here(&defs[j], &c, &r);
-        double dt = now() - t0;
+        double dt = bl_seconds() - t0;
         static const char *const word[] = {"PASS", "FAIL", "SKIP"};
         const char *w = (unsigned)r.st <= CHK_SKIP ? word[r.st] : "FAIL";
         fprintf(out, "%s %s/%s: %s", w, role, defs[j].name, chk_str(&r.detail));

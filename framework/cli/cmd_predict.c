@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../engine/model.h"
+#include "../util/clock.h"
 #include "../util/fsutil.h"
 #include "cli.h"
 
@@ -87,12 +87,10 @@ int cmd_predict(int argc, char **argv)
         double *F = bl_xmalloc(all.m * mo.k * sizeof *F);
         int *lab = bl_xmalloc(all.m * sizeof *lab);
         struct bl_matrix X = {all.m, all.d, all.x};
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
+        double t0 = bl_seconds();
         bl_model_scores(&mo, &X, F);
         bl_argmax_rows(F, all.m, mo.k, lab);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        double secs = bl_seconds() - t0;
         size_t wrong = 0;
         for (size_t i = 0; i < all.m; i++) {
             fprintf(out, "%s\n", mo.class_names[lab[i]]);

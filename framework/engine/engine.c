@@ -12,19 +12,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../plugin/loader.h"
+#include "../util/clock.h"
 #include "../util/fsutil.h"
 #include "../util/rng.h"
 #include "objective.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void curve_push(bl_curve *c)
 {
@@ -409,7 +402,7 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
     cv->train_err0 = bl_error_rate(r.F, tr->y, m, k);
     cv->test_err0 = mt ? bl_error_rate(r.Ft, yt, mt, k) : NAN;
     for (int it = 0; it < T; it++) {
-        double t0 = now();
+        double t0 = bl_seconds();
         for (size_t j = 0; j < ms; j++)
             r.G[j] = -r.grad[j];
         const double *Gfit = r.G;
@@ -438,12 +431,12 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         }
         struct bl_fit_request req = {Gfit, c, NULL, bl_seed_derive(cfg->seed, "weak", (uint64_t)it)};
         struct bl_fit_result res = {NULL, 0, 0, r.out};
-        double t1 = now();
+        double t1 = bl_seconds();
         if (r.wo->fit(r.weak, &req, &res, msg) < 0) {
             rc = bl_errf(err, "iteration %d: weak learner %s: %s", it + 1, a->weak.plugin->name, msg);
             break;
         }
-        double t2 = now();
+        double t2 = bl_seconds();
         if (!(res.edge > a->nu + a->eps)) {
             r.wo->free_hyp(res.hyp);
             cv->stop = BL_STOP_DUAL;
@@ -494,7 +487,7 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
             bl_errprefix(err, "iteration %d", it + 1);
             break;
         }
-        double t3 = now();
+        double t3 = bl_seconds();
         /* scores on train and test */
         if (cs) {
             code_space_scores(&r, mo, Xt, touts, tc, m, mt, k);
@@ -533,7 +526,7 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         cv->test_err[n] = mt ? bl_error_rate(r.Ft, yt, mt, k) : NAN;
         cv->edge[n] = res.edge;
         cv->solver_iters[n] = iters;
-        double t4 = now();
+        double t4 = bl_seconds();
         cv->t_weak[n] = t2 - t1;
         cv->t_coef[n] = t3 - t2;
         cv->t_book[n] = (t1 - t0) + (t4 - t3);

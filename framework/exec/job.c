@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../data/split.h"
+#include "../util/clock.h"
 #include "../util/fsutil.h"
 #include "../util/rng.h"
 #include "cv.h"
@@ -233,13 +233,6 @@ static int prepare(const bl_experiment *ex, bl_job_cache *c, size_t d, int rep, 
     return 0;
 }
 
-static double unix_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 int bl_job_run(const bl_experiment *ex, bl_job_cache *c, const bl_job *j,
                void (*on_iter)(void *, size_t, size_t), void *user, bl_model *keep,
                bl_job_out *out, bl_error *err)
@@ -267,9 +260,9 @@ int bl_job_run(const bl_experiment *ex, bl_job_cache *c, const bl_job *j,
                   c->train.feature_names);
     bl_boost_cfg cfg = {a, a->iterations ? a->iterations : ex->iterations,
                         bl_seed_derive(seed, a->name, 0), on_iter, user};
-    out->started = unix_now();
+    out->started = bl_unix_time();
     int rc = bl_boost(&cfg, &tv, c->test.m ? &Xt : NULL, c->test.y, &mo, &out->curve, err);
-    out->finished = unix_now();
+    out->finished = bl_unix_time();
     if (rc == 0 && keep)
         *keep = mo;
     else

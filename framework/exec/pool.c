@@ -12,13 +12,13 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 #include "../plugin/loader.h"
+#include "../util/clock.h"
 #include "../util/fsutil.h"
 
 void bl_set_threads(int n)
@@ -190,19 +190,12 @@ typedef struct {
     bl_buf b;
 } wprog;
 
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Engine callback: progress at most 5 times a second, so that messages
  * stay negligible next to the work. */
 static void on_iter(void *user, size_t done, size_t total)
 {
     wprog *p = user;
-    double t = mono();
+    double t = bl_seconds();
     if (t - p->last < 0.2 && done < total)
         return;
     p->last = t;
@@ -256,6 +249,7 @@ int bl_worker_serve(bl_endpoint *e, const bl_experiment *ex)
 typedef struct {
     int *fd;        /* coordinator's end per worker, -1 once closed */
     pid_t *pid;
+    struct pollfd *pf;  /* poll set, one per worker (reused per message) */
 } local_ctx;
 
 static int local_send(bl_transport *t, int w, int type, const bl_buf *b, bl_error *err)
@@ -286,7 +280,7 @@ static void dead_reason(pid_t pid, bl_buf *b)
 static int local_recv(bl_transport *t, int *w, int *type, bl_buf *b, bl_error *err)
 {
     local_ctx *c = t->ctx;
-    struct pollfd *pf = bl_xmalloc((size_t)t->nworkers * sizeof *pf);
+    struct pollfd *pf = c->pf;
     for (;;) {
         for (int k = 0; k < t->nworkers; k++) {
             pf[k].fd = c->fd[k];
@@ -296,10 +290,8 @@ static int local_recv(bl_transport *t, int *w, int *type, bl_buf *b, bl_error *e
         int r = poll(pf, (nfds_t)t->nworkers, -1);
         if (r < 0 && errno == EINTR)
             continue;
-        if (r < 0) {
-            free(pf);
+        if (r < 0)
             return bl_errf(err, "poll: %s", strerror(errno));
-        }
         for (int k = 0; k < t->nworkers; k++) {
             if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
@@ -313,7 +305,6 @@ static int local_recv(bl_transport *t, int *w, int *type, bl_buf *b, bl_error *e
                 c->pid[k] = -1;
                 *type = BL_MSG_DEAD;
             }
-            free(pf);
             return 0;
         }
     }
@@ -341,6 +332,7 @@ int bl_pool_run_local(const bl_experiment *ex, const bl_job *jobs, size_t n, int
     local_ctx c;
     c.fd = bl_xmalloc((size_t)workers * sizeof *c.fd);
     c.pid = bl_xmalloc((size_t)workers * sizeof *c.pid);
+    c.pf = bl_xmalloc((size_t)workers * sizeof *c.pf);
     struct sigaction ign, old;
     memset(&ign, 0, sizeof ign);
     ign.sa_handler = SIG_IGN;
@@ -398,5 +390,6 @@ int bl_pool_run_local(const bl_experiment *ex, const bl_job *jobs, size_t n, int
     sigaction(SIGPIPE, &old, NULL);
     free(c.fd);
     free(c.pid);
+    free(c.pf);
     return rc;
 }

@@ -6,17 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "../util/clock.h"
 #include "../util/fsutil.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void fmt_secs(double s, char *buf, size_t cap)
 {
@@ -41,7 +34,7 @@ void bl_progress_init(bl_progress *p, size_t runs, size_t skipped, size_t iters_
     p->iters_total = iters_total;
     p->nslots = slots > 0 ? slots : 1;
     p->slot = bl_xcalloc((size_t)p->nslots, sizeof *p->slot);
-    p->start = now();
+    p->start = bl_seconds();
 }
 
 /* Iterations done, counting the current runs' progress. */
@@ -61,7 +54,7 @@ static void draw(bl_progress *p)
     double frac = p->iters_total ? (double)iters_now(p) / (double)p->iters_total : 0;
     if (frac > 1)
         frac = 1;
-    double el = now() - p->start;
+    double el = bl_seconds() - p->start;
     char eta[32], bar[21];
     fmt_secs(frac > 0 ? el * (1 - frac) / frac : NAN, eta, sizeof eta);
     int fill = (int)(frac * 20);
@@ -80,7 +73,7 @@ static void draw(bl_progress *p)
                 p->slot[first].total, running > 1 ? " ..." : "");
     fprintf(stderr, "\033[K");
     fflush(stderr);
-    p->last_draw = now();
+    p->last_draw = bl_seconds();
 }
 
 void bl_progress_start(bl_progress *p, int slot, const char *label, size_t iters)
@@ -90,14 +83,14 @@ void bl_progress_start(bl_progress *p, int slot, const char *label, size_t iters
     s->done = 0;
     s->total = iters;
     s->busy = 1;
-    s->start = now();
+    s->start = bl_seconds();
     draw(p);
 }
 
 void bl_progress_tick(bl_progress *p, int slot, size_t done)
 {
     p->slot[slot % p->nslots].done = done;
-    if (now() - p->last_draw > 0.1)
+    if (bl_seconds() - p->last_draw > 0.1)
         draw(p);
 }
 
@@ -110,7 +103,7 @@ void bl_progress_end(bl_progress *p, int slot, double test_err, size_t iters, do
     p->runs_done++;
     if (!p->quiet) {
         char el[32], eta[32];
-        double t = now() - p->start;
+        double t = bl_seconds() - p->start;
         double frac = p->iters_total ? (double)iters_now(p) / (double)p->iters_total : 1;
         fmt_secs(t, el, sizeof el);
         fmt_secs(frac > 0 && frac < 1 ? t * (1 - frac) / frac : 0, eta, sizeof eta);

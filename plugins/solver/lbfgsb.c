@@ -113,12 +113,18 @@ static void lb_destroy(void *self)
     free(S);
 }
 
+/* Doubles of setulb's work space for n variables (L-BFGS-B 3.0). */
+static size_t lb_nwa(const struct lb *S, size_t n)
+{
+    size_t m = (size_t)S->mem;
+    return 2 * m * n + 5 * n + 11 * m * m + 8 * m;
+}
+
 static int lb_reserve(struct lb *S, size_t n)
 {
     if (n <= S->cap)
         return 0;
-    size_t m = (size_t)S->mem;
-    size_t nwa = 2 * m * n + 5 * n + 11 * m * m + 8 * m;
+    size_t nwa = lb_nwa(S, n);
     double *lo = malloc(n * sizeof *lo), *up = malloc(n * sizeof *up);
     double *g = malloc(n * sizeof *g), *wa = malloc(nwa * sizeof *wa);
     double *xb = malloc(n * sizeof *xb);
@@ -215,8 +221,7 @@ static int lb_solve(void *self, const struct bl_objective *obj, double *w,
      * traces it to formk_/dpotrf2_), so the answer depended on whatever the
      * heap held: zeroing it makes equal problems give equal answers
      * (found by boostlab check-plugin's determinism check). */
-    memset(S->wa, 0, (2 * (size_t)S->mem * n + 5 * n + 11 * (size_t)S->mem * S->mem +
-                      8 * (size_t)S->mem) * sizeof *S->wa);
+    memset(S->wa, 0, lb_nwa(S, n) * sizeof *S->wa);
     memset(S->iwa, 0, 3 * n * sizeof *S->iwa);
     /* Bounds: nbd 0 = free, 1 = lower only, 2 = both, 3 = upper only. */
     for (size_t j = 0; j < n; j++) {
