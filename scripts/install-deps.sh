@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Install the Debian 12 packages boostlab needs to build, test and run its
 # experiments; only the missing ones, and nothing when all are there.
+# With --bench also the peers the benchmarks in bench/ measure against.
 set -euo pipefail
 
 PACKAGES=(
@@ -21,6 +22,16 @@ PACKAGES=(
   clang-14 libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer harnesses
   dataset-fashion-mnist  # the large benchmark (IDX files)
 )
+if [[ ${1:-} == --bench ]]; then
+  PACKAGES+=(
+    xgboost python3-xgboost  # bench/: the tree-boosting peer (tree_method=hist)
+    python3-sklearn          # bench/: HistGradientBoosting and AdaBoost peers
+    time                     # bench/: peak memory (GNU time's maximum RSS)
+  )
+elif [[ -n ${1:-} ]]; then
+  echo "usage: scripts/install-deps.sh [--bench]" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

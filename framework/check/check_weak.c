@@ -24,6 +24,10 @@
  *               predicts bitwise the same and saves to the same text, and
  *               malformed text is refused with a message
  *
+ * A learner that declares needs (SDK 1.3) also gets a Hessian in its
+ * requests, that of the softmax loss at random scores (H = p(1 - p),
+ * Hu = p), and a trial loss (the softmax loss of the step alone).
+ *
  * A failing case is shrunk over m, d, k and c (same seed scheme), then its
  * dual weights are rounded where that keeps it failing.
  */
@@ -52,6 +56,7 @@ struct wcase {
     int *y;
     float *x;                 /* m x d feature-major                       */
     double *G;                /* m x c                                     */
+    double *H, *Hu;           /* m x c: a softmax Hessian (needs, SDK 1.3) */
     size_t mt;
     float *xt;                /* mt x d: predict's other input (NaN, huge) */
     bl_dataset ds;
@@ -64,7 +69,7 @@ static void wcase_free(struct wcase *w)
 {
     if (w->ok)
         bl_qview_free(&w->q);
-    free(w->y), free(w->x), free(w->G), free(w->xt);
+    free(w->y), free(w->x), free(w->G), free(w->xt), free(w->H), free(w->Hu);
     memset(w, 0, sizeof *w);
 }
 
@@ -82,6 +87,16 @@ static void gen_G(struct wcase *w, chk_rng *r)
         if (w->gkind == G_ZEROSUM && c > 1) /* like -dL/dF of a margin loss */
             w->G[i * c + (size_t)w->y[i] % c] -= tot;
     }
+    /* the softmax Hessian at random scores in [-3, 3]: H = p (1 - p), Hu = p */
+    for (size_t i = 0; i < m; i++) {
+        double z = 0.0, *u = w->Hu + i * c;
+        for (size_t l = 0; l < c; l++)
+            z += u[l] = exp(chk_range(r, -3, 3));
+        for (size_t l = 0; l < c; l++) {
+            u[l] /= z;
+            w->H[i * c + l] = u[l] * (1.0 - u[l]);
+        }
+    }
 }
 
 /* A training set of m examples, d features, k classes, quantized into at
@@ -98,6 +113,8 @@ static int wcase_gen(struct wcase *w, size_t m, size_t d, size_t k, size_t c, in
     w->y = malloc(m * sizeof *w->y);
     w->x = malloc(m * d * sizeof *w->x);
     w->G = malloc(m * c * sizeof *w->G);
+    w->H = malloc(m * c * sizeof *w->H);
+    w->Hu = malloc(m * c * sizeof *w->Hu);
     w->mt = m + 6;
     w->xt = malloc(w->mt * d * sizeof *w->xt);
     for (size_t i = 0; i < m; i++)
@@ -196,13 +213,33 @@ static char *save_text(const struct wst *W, const void *hyp)
     return s;
 }
 
+/* The request's trial loss: the softmax loss of the step D alone. */
+static double trial_loss(void *ctx, const double *D)
+{
+    const struct wcase *w = ctx;
+    double L = 0.0;
+    for (size_t i = 0; i < w->m; i++) {
+        const double *d = D + i * w->c;
+        double mx = d[0], s = 0.0;
+        for (size_t l = 1; l < w->c; l++)
+            mx = fmax(mx, d[l]);
+        for (size_t l = 0; l < w->c; l++)
+            s += exp(d[l] - mx);
+        L += mx + log(s) - d[(size_t)w->y[i] % w->c];
+    }
+    return L;
+}
+
 static void do_fit(const struct wst *W, void *L, const struct wcase *w, uint64_t seed,
                    struct fit *f)
 {
     memset(f, 0, sizeof *f);
     f->out = calloc(w->m * w->c, sizeof *f->out);
-    struct bl_fit_request rq = {w->G, w->c, NULL, seed};
-    struct bl_fit_result rs = {NULL, 0, 0.0, f->out};
+    unsigned needs = bl_weak_needs(W->p);
+    struct bl_fit_request rq = {w->G, w->c, needs ? w->H : NULL, seed,
+                                needs & BL_NEEDS_OFFDIAG ? w->Hu : NULL, trial_loss,
+                                (void *)w};
+    struct bl_fit_result rs = {NULL, 0, 0.0, f->out, 0};
     f->rc = W->ops->fit(L, &rq, &rs, f->err);
     f->hyp = rs.hyp;
     f->outdim = rs.outdim;

@@ -116,7 +116,7 @@ static char *variant_sweep(const char *name)
 /* ---- algorithms and recipes ----------------------------------------- */
 
 static const char *const algo_keys =
-    "recipe, loss, weak, solver, coding, nu, shrinkage, eps, nonneg, iterations, loss.*, "
+    "recipe, loss, weak, solver, coding, nu, shrinkage, eps, loss_tol, nonneg, iterations, loss.*, "
     "weak.*, solver.*, coding.*, cv.*, cv_folds, cv_iterations, skip_data";
 
 static bl_paramset *role_params(bl_algo_spec *a, const char *role, int *role_id)
@@ -161,7 +161,15 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
                            head);
         return bl_paramset_set(ps, dot + 1, value, err);
     }
+    if (!strcmp(key, "solver") && !strcmp(value, "none")) {
+        bl_paramset_free(&a->solver);
+        memset(&a->solver, 0, sizeof a->solver);
+        a->solver_none = 1;
+        return 0;
+    }
     if ((ps = role_params(a, key, &role))) {
+        if (role == BL_ROLE_SOLVER)
+            a->solver_none = 0;
         const struct bl_plugin *p = bl_registry_find(reg, value, role);
         if (!p)
             return bl_errf(err, "no %s plugin named '%s' (available: %s)", key, value,
@@ -177,6 +185,8 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
         return parse_real(value, 1e-12, 1, &a->shrinkage, err);
     if (!strcmp(key, "eps"))
         return parse_real(value, 0, HUGE_VAL, &a->eps, err);
+    if (!strcmp(key, "loss_tol"))
+        return parse_real(value, 0, HUGE_VAL, &a->loss_tol, err);
     if (!strcmp(key, "nonneg")) {
         if (!strcmp(value, "true"))
             a->nonneg = 1;
@@ -236,6 +246,7 @@ void bl_algo_init(bl_algo_spec *a)
 {
     memset(a, 0, sizeof *a);
     a->shrinkage = 1.0;
+    a->loss_tol = -1.0;
     a->nonneg = 1;
 }
 
@@ -334,12 +345,12 @@ static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini
     free(a->where);
     a->where = where(ini->path, s->line);
     const char *miss = !a->loss.plugin ? "loss" : !a->weak.plugin ? "weak"
-                     : !a->solver.plugin ? "solver" : NULL;
+                     : !a->solver.plugin && !a->solver_none ? "solver" : NULL;
     if (miss)
         return bl_errf(err, "%s:%d: [%s] has no %s plugin: set '%s = NAME' or 'recipe = NAME'",
                        ini->path, s->line, s->name, miss, miss);
-    const struct bl_solver_ops *so = a->solver.plugin->ops;
-    if (so->scope == BL_SOLVE_ALL && a->shrinkage != 1.0)
+    const struct bl_solver_ops *so = a->solver.plugin ? a->solver.plugin->ops : NULL;
+    if (so && so->scope == BL_SOLVE_ALL && a->shrinkage != 1.0)
         return bl_errf(err, "%s:%d: [%s] solver %s is totally corrective; shrinkage must be 1",
                        ini->path, s->line, s->name, a->solver.plugin->name);
     return 0;
@@ -910,11 +921,16 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
 {
     write_params(f, "loss", &a->loss);
     write_params(f, "weak", &a->weak);
-    write_params(f, "solver", &a->solver);
+    if (a->solver_none)
+        fputs("solver = none\n", f);
+    else
+        write_params(f, "solver", &a->solver);
     if (a->coding.plugin)
         write_params(f, "coding", &a->coding);
     fprintf(f, "nu = %.17g\nshrinkage = %.17g\neps = %.17g\nnonneg = %s\n", a->nu,
             a->shrinkage, a->eps, a->nonneg ? "true" : "false");
+    if (a->loss_tol >= 0) /* written only when set: older runs keep their keys */
+        fprintf(f, "loss_tol = %.17g\n", a->loss_tol);
     if (a->iterations)
         fprintf(f, "iterations = %d\n", a->iterations);
     if (a->ncv) {

@@ -13,7 +13,7 @@
  *                           first, per_class, drop, keep_classes,
  *                           class_pick, repeats
  *   [algorithm NAME]        recipe, loss, weak, solver, coding, nu,
- *                           shrinkage, eps, nonneg, iterations, loss.P,
+ *                           shrinkage, eps, loss_tol, nonneg, iterations, loss.P,
  *                           weak.P, solver.P, coding.P, cv.KEY,
  *                           cv_folds, cv_iterations, skip_data
  *
@@ -61,7 +61,12 @@ typedef struct bl_algo_spec {
     bl_paramset loss, weak, solver;
     bl_paramset coding;         /* optional: plugin NULL when not coded   */
     double nu, shrinkage, eps;
+    double loss_tol;            /* stop once the training loss is <= this;
+                                   negative (the default) = never         */
     int nonneg;                 /* coefficients bounded below by 0        */
+    int solver_none;            /* `solver = none`: every coefficient is 1,
+                                   the weak learner's outputs are the step
+                                   (trees with Newton leaf values)         */
     int iterations;             /* 0 = the experiment's                 */
     char *base, *sweep;         /* as in bl_data_spec                   */
     /* Hyper-parameters chosen by cross-validation on each training part

@@ -28,6 +28,7 @@ static void curve_push(bl_curve *c)
         for (size_t j = 0; j < sizeof cols / sizeof *cols; j++)
             *cols[j] = bl_xrealloc(*cols[j], c->cap * sizeof **cols[j]);
         c->solver_iters = bl_xrealloc(c->solver_iters, c->cap * sizeof *c->solver_iters);
+        c->trees = bl_xrealloc(c->trees, c->cap * sizeof *c->trees);
     }
     c->n++;
 }
@@ -42,6 +43,7 @@ void bl_curve_free(bl_curve *c)
     free(c->t_coef);
     free(c->t_book);
     free(c->solver_iters);
+    free(c->trees);
     memset(c, 0, sizeof *c);
 }
 
@@ -65,6 +67,12 @@ typedef struct run {
     bl_loss_coded_fn coded;
     size_t nc;
     double *M0, *Y, *f, *ft, *wc;
+    /* what the weak learner needs (SDK 1.3): the loss's Hessian, h then u
+     * (2 m k, BL_HESS_DIAG_RANK1) or h only (m k) */
+    unsigned needs;
+    double *hess;
+    const struct bl_train *tr; /* for trial_loss */
+    double shrinkage;
 } run;
 
 static void run_free(run *r, size_t nterms)
@@ -78,7 +86,7 @@ static void run_free(run *r, size_t nterms)
     free(r->out); free(r->M); free(r->Gc); free(r->tscratch);
     free(r->F); free(r->G); free(r->Fw); free(r->grad); free(r->Ft); free(r->tout);
     free(r->w); free(r->lower); free(r->upper);
-    free(r->M0); free(r->Y); free(r->f); free(r->ft); free(r->wc);
+    free(r->M0); free(r->Y); free(r->f); free(r->ft); free(r->wc); free(r->hess);
     if (r->trout)
         for (size_t j = 0; j < nterms; j++)
             free(r->trout[j]);
@@ -136,6 +144,12 @@ static int solve_row(run *r, const bl_algo_spec *a, const struct bl_train *tr, c
                      size_t sdim, int *iters, bl_error *err)
 {
     size_t k = tr->k;
+    if (!r->so) { /* solver = none: the weak outputs are the step */
+        for (size_t j = 0; j < k; j++)
+            r->w[j] = a->shrinkage;
+        *iters = 0;
+        return 0;
+    }
     bl_coefobj o;
     bl_coefobj_row(&o, r->lo, r->loss, tr->y, tr->m, k, r->F, s, sdim, r->Fw, r->grad);
     memset(r->w, 0, k * sizeof *r->w);
@@ -237,6 +251,12 @@ static int solve_row_code(run *r, const bl_algo_spec *a, size_t m, double *wc, i
                           bl_error *err)
 {
     size_t nc = r->nc;
+    if (!r->so) { /* solver = none */
+        for (size_t l = 0; l < nc; l++)
+            wc[l] = a->shrinkage;
+        *iters = 0;
+        return 0;
+    }
     bl_coefobj o;
     bl_coefobj_row_coded(&o, r->lo, r->loss, r->coded, r->Y, m, nc, r->f, r->out, nc, r->Fw,
                          r->grad);
@@ -316,6 +336,48 @@ static void code_space_scores(run *r, const bl_model *mo, const struct bl_matrix
         decode(r->ft, mt, k, r->M0, nc, r->Ft);
 }
 
+/* ---- second-order learners (SDK 1.3) ------------------------------------ */
+
+/* The request's trial_loss: L(F + shrinkage D), in r->Fw. */
+static double trial_loss(void *ctx, const double *D)
+{
+    run *r = ctx;
+    size_t mk = r->tr->m * r->tr->k;
+    for (size_t j = 0; j < mk; j++)
+        r->Fw[j] = r->F[j] + r->shrinkage * D[j];
+    return r->lo->eval(r->loss, r->tr->y, r->tr->m, r->tr->k, r->Fw, NULL);
+}
+
+/* The loss's Hessian at the current F, in the form the learner needs. */
+static int hessian_fill(run *r, const struct bl_train *tr)
+{
+    enum bl_hess_form form = r->needs & BL_NEEDS_OFFDIAG ? BL_HESS_DIAG_RANK1 : BL_HESS_DIAG;
+    return r->lo->hessian(r->loss, tr->y, tr->m, tr->k, r->F, form, r->hess);
+}
+
+/* Check once that the loss can give what the weak learner needs. */
+static int needs_init(run *r, const bl_algo_spec *a, const struct bl_train *tr, bl_error *err)
+{
+    r->needs = bl_weak_needs(a->weak.plugin);
+    if (r->needs & BL_NEEDS_OFFDIAG)
+        r->needs |= BL_NEEDS_HESSIAN;
+    if (!r->needs)
+        return 0;
+    const char *what = r->needs & BL_NEEDS_OFFDIAG ? "whole Hessian (BL_HESS_DIAG_RANK1)"
+                                                   : "Hessian diagonal";
+    if (a->coding.plugin)
+        return bl_errf(err, "weak learner %s needs the loss's %s, which the engine gives only "
+                       "without an output coding (coding %s)", a->weak.plugin->name, what,
+                       a->coding.plugin->name);
+    size_t mk = tr->m * tr->k;
+    r->hess = bl_xcalloc(r->needs & BL_NEEDS_OFFDIAG ? 2 * mk : mk, sizeof *r->hess);
+    if (!r->lo->hessian || hessian_fill(r, tr) < 0)
+        return bl_errf(err, "weak learner %s needs the loss's %s, and loss %s does not provide "
+                       "it (e.g. softmax and klogit do)", a->weak.plugin->name, what,
+                       a->loss.plugin->name);
+    return 0;
+}
+
 int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl_matrix *Xt,
              const int *yt, bl_model *mo, bl_curve *cv, bl_error *err)
 {
@@ -330,8 +392,10 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
                        "examples of at least 2 classes", m, k);
     r.lo = a->loss.plugin->ops;
     r.wo = a->weak.plugin->ops;
-    r.so = a->solver.plugin->ops;
-    int tc = r.so->scope == BL_SOLVE_ALL;
+    r.so = a->solver.plugin ? a->solver.plugin->ops : NULL; /* NULL: solver = none */
+    r.tr = tr;
+    r.shrinkage = a->shrinkage;
+    int tc = r.so && r.so->scope == BL_SOLVE_ALL;
     char msg[BL_ERR_MAX] = "";
     if (!(r.loss = r.lo->create(&bl_host_api, a->loss.v, msg)))
         return bl_errf(err, "loss %s: %s", a->loss.plugin->name, msg);
@@ -339,7 +403,7 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         run_free(&r, 0);
         return bl_errf(err, "weak learner %s: %s", a->weak.plugin->name, msg);
     }
-    if (!(r.solver = r.so->create(&bl_host_api, a->solver.v, msg))) {
+    if (r.so && !(r.solver = r.so->create(&bl_host_api, a->solver.v, msg))) {
         run_free(&r, 0);
         return bl_errf(err, "solver %s: %s", a->solver.plugin->name, msg);
     }
@@ -389,6 +453,10 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         r.ft = bl_xcalloc(mt * r.nc, sizeof *r.ft);
         r.wc = bl_xcalloc((size_t)(T > 0 ? T : 1) * r.nc, sizeof *r.wc);
     }
+    if (needs_init(&r, a, tr, err) < 0) {
+        run_free(&r, 0);
+        return -1;
+    }
     double **touts = NULL; /* totally corrective: test outputs per term */
     if (tc) {
         r.trout = bl_xcalloc((size_t)T, sizeof *r.trout);
@@ -429,8 +497,18 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
             encode(r.G, m, k, r.M, c, r.Gc);
             Gfit = r.Gc;
         }
-        struct bl_fit_request req = {Gfit, c, NULL, bl_seed_derive(cfg->seed, "weak", (uint64_t)it)};
-        struct bl_fit_result res = {NULL, 0, 0, r.out};
+        struct bl_fit_request req = {Gfit, c, NULL, bl_seed_derive(cfg->seed, "weak", (uint64_t)it),
+                                     NULL, co ? NULL : trial_loss, &r};
+        if (r.needs) {
+            if (it > 0 && hessian_fill(&r, tr) < 0) {
+                rc = bl_errf(err, "iteration %d: loss %s gave no Hessian", it + 1,
+                             a->loss.plugin->name);
+                break;
+            }
+            req.H = r.hess;
+            req.Hu = r.needs & BL_NEEDS_OFFDIAG ? r.hess + mk : NULL;
+        }
+        struct bl_fit_result res = {NULL, 0, 0, r.out, 0};
         double t1 = bl_seconds();
         if (r.wo->fit(r.weak, &req, &res, msg) < 0) {
             rc = bl_errf(err, "iteration %d: weak learner %s: %s", it + 1, a->weak.plugin->name, msg);
@@ -526,12 +604,17 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         cv->test_err[n] = mt ? bl_error_rate(r.Ft, yt, mt, k) : NAN;
         cv->edge[n] = res.edge;
         cv->solver_iters[n] = iters;
+        cv->trees[n] = (n ? cv->trees[n - 1] : 0) + (res.trees ? res.trees : 1);
         double t4 = bl_seconds();
         cv->t_weak[n] = t2 - t1;
         cv->t_coef[n] = t3 - t2;
         cv->t_book[n] = (t1 - t0) + (t4 - t3);
         if (cfg->on_iter)
             cfg->on_iter(cfg->user, (size_t)it + 1, (size_t)T);
+        if (a->loss_tol >= 0 && L <= a->loss_tol) {
+            cv->stop = BL_STOP_LOSS;
+            break;
+        }
     }
     if (touts)
         for (size_t j = 0; j < mo->t; j++)

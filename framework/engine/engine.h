@@ -5,7 +5,9 @@
  * best answers them (the most violated dual constraint), the solver sets
  * coefficients (the new row, or all rows for a totally corrective solver),
  * shrinkage scales a stage-wise row, and the engine updates scores and
- * records train loss, train/test error and the time of each phase.
+ * records train loss, train/test error and the time of each phase.  With
+ * `solver = none` every coefficient is 1: the weak learner's outputs are
+ * the step (trees with Newton leaf values), scaled by shrinkage.
  */
 #ifndef BL_ENGINE_ENGINE_H
 #define BL_ENGINE_ENGINE_H
@@ -18,8 +20,10 @@
 
 enum bl_stop {
     BL_STOP_BUDGET = 0,   /* ran the number of iterations asked for      */
-    BL_STOP_DUAL = 1      /* no weak hypothesis violates a dual constraint
+    BL_STOP_DUAL = 1,     /* no weak hypothesis violates a dual constraint
                              by more than nu + eps: optimal (spec eq. 9)  */
+    BL_STOP_LOSS = 2      /* the training loss fell to loss_tol (the
+                             LogitBoost papers' convergence, 1e-16)       */
 };
 
 /* Per-iteration record; entry j describes the model with j+1 terms. */
@@ -28,6 +32,7 @@ typedef struct bl_curve {
     double *train_loss, *train_err, *test_err, *edge;
     double *t_weak, *t_coef, *t_book;    /* seconds per phase */
     int *solver_iters;
+    size_t *trees;                       /* trees added so far (cumulative) */
     enum bl_stop stop;
     /* the empty model (F = 0), for runs that stop before their first term */
     double train_loss0, train_err0, test_err0;

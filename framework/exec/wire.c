@@ -104,6 +104,7 @@ void bl_wire_put_result(bl_buf *b, const bl_job *j, const bl_job_out *o)
     for (size_t k = 0; k < sizeof arr / sizeof *arr; k++)
         bl_buf_put(b, arr[k], c->n * sizeof(double));
     bl_buf_put(b, c->solver_iters, c->n * sizeof(int));
+    bl_buf_put(b, c->trees, c->n * sizeof(size_t));
     bl_buf_put(b, o->cv_choice, sizeof o->cv_choice);
     bl_buf_put(b, &o->cv_error, sizeof o->cv_error);
 }
@@ -140,12 +141,15 @@ int bl_wire_get_result(bl_buf *b, bl_job *j, bl_job_out *o)
     c->t_coef = bl_xmalloc(cap * sizeof(double));
     c->t_book = bl_xmalloc(cap * sizeof(double));
     c->solver_iters = bl_xmalloc(cap * sizeof(int));
+    c->trees = bl_xmalloc(cap * sizeof(size_t));
     double *arr[] = CURVE_DOUBLES(c);
     int rc = 0;
     for (size_t k = 0; k < sizeof arr / sizeof *arr && rc == 0; k++)
         rc = bl_buf_get(b, arr[k], n * sizeof(double));
     if (rc == 0)
         rc = bl_buf_get(b, c->solver_iters, n * sizeof(int));
+    if (rc == 0)
+        rc = bl_buf_get(b, c->trees, n * sizeof(size_t));
     if (rc == 0)
         rc = bl_buf_get(b, o->cv_choice, sizeof o->cv_choice);
     if (rc == 0)

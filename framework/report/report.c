@@ -34,7 +34,9 @@ void bl_run_result_from(const bl_curve *c, bl_run_result *r)
 {
     memset(r, 0, sizeof *r);
     r->iterations = c->n;
-    r->stopped_early = c->stop == BL_STOP_DUAL;
+    r->stop = (int)c->stop;
+    r->stopped_early = c->stop != BL_STOP_BUDGET;
+    r->trees = c->n && c->trees ? c->trees[c->n - 1] : 0;
     if (c->n) {
         r->test_err = c->test_err[c->n - 1];
         r->train_err = c->train_err[c->n - 1];

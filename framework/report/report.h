@@ -19,7 +19,9 @@ typedef struct bl_run_result {
     double test_err, train_err, train_loss;
     double t_weak, t_coef, t_book, t_total;   /* seconds, summed over iterations */
     size_t iterations;
-    int stopped_early;
+    size_t trees;                             /* trees added (LogitBoost's unit) */
+    int stopped_early;                        /* stop != BL_STOP_BUDGET         */
+    int stop;                                 /* enum bl_stop                   */
 } bl_run_result;
 
 typedef struct bl_summary {

@@ -67,7 +67,7 @@ static void csv_run(FILE *out, const bl_store_row *r)
     csv_num(out, "%.3f", r->started);
     putc(',', out);
     csv_num(out, "%.3f", r->finished);
-    fprintf(out, ",%zu,%d", x->iterations, x->stopped_early);
+    fprintf(out, ",%zu,%d,%zu", x->iterations, x->stopped_early, x->trees);
     const double fig[] = {x->test_err, x->train_err, x->train_loss, x->t_weak,
                           x->t_coef,   x->t_book,    x->t_total};
     for (size_t j = 0; j < sizeof fig / sizeof *fig; j++) {
@@ -95,7 +95,7 @@ static void csv_curve(FILE *out, const bl_store_row *r, const bl_curve *c)
             putc(',', out);
             csv_num(out, "%.10g", t[i]);
         }
-        putc('\n', out);
+        fprintf(out, ",%zu\n", c->trees ? c->trees[j] : j + 1);
     }
 }
 
@@ -115,10 +115,10 @@ int bl_store_export_csv(bl_store *s, const bl_store_filter *f, int curves, FILE 
         return -1;
     if (curves)
         fprintf(out, "%s,iteration,train_loss,train_err,test_err,edge,solver_iters,t_weak,"
-                     "t_coef,t_book\n", csv_key_header);
+                     "t_coef,t_book,trees\n", csv_key_header);
     else
         fprintf(out, "%s,recipe,sweep,host,threads,m_train,m_test,k,d,started,finished,"
-                     "iterations,stopped_early,test_err,train_err,train_loss,t_weak,t_coef,"
+                     "iterations,stopped_early,trees,test_err,train_err,train_loss,t_weak,t_coef,"
                      "t_book,t_total,params\n", csv_key_header);
     int rc = 0;
     for (size_t j = 0; j < n && rc == 0; j++) {
@@ -207,7 +207,10 @@ static void json_curve(FILE *out, const bl_curve *c)
     json_dbl_array(out, "t_weak", c->t_weak, c->n, 0);
     json_dbl_array(out, "t_coef", c->t_coef, c->n, 0);
     json_dbl_array(out, "t_book", c->t_book, c->n, 0);
-    putc('}', out);
+    fputs(", \"trees\": [", out);
+    for (size_t j = 0; j < c->n; j++)
+        fprintf(out, j ? ",%zu" : "%zu", c->trees ? c->trees[j] : j + 1);
+    fputs("]}", out);
 }
 
 static void json_run(FILE *out, const bl_store_row *r)
@@ -227,8 +230,8 @@ static void json_run(FILE *out, const bl_store_row *r)
             r->threads, r->m_train, r->m_test, r->k, r->d);
     json_dbl_field(out, "started", "%.3f", r->started);
     json_dbl_field(out, "finished", "%.3f", r->finished);
-    fprintf(out, ", \"iterations\": %zu, \"stopped_early\": %s", x->iterations,
-            x->stopped_early ? "true" : "false");
+    fprintf(out, ", \"iterations\": %zu, \"stopped_early\": %s, \"trees\": %zu", x->iterations,
+            x->stopped_early ? "true" : "false", x->trees);
     json_dbl_field(out, "test_err", "%.10g", x->test_err);
     json_dbl_field(out, "train_err", "%.10g", x->train_err);
     json_dbl_field(out, "train_loss", "%.10g", x->train_loss);

@@ -19,7 +19,7 @@
 
 #include "../util/fsutil.h"
 
-#define SCHEMA_VERSION "1"
+#define SCHEMA_VERSION "2"
 /* Long enough to wait out another process's commit of a long curve. */
 #define BUSY_TIMEOUT_MS 10000
 
@@ -45,16 +45,16 @@ static const char schema_sql[] =
     " recipe TEXT, params TEXT, sweep TEXT NOT NULL DEFAULT '', host TEXT,"
     " threads INTEGER, m_train INTEGER, m_test INTEGER, k INTEGER, d INTEGER,"
     " started REAL, finished REAL,"
-    " iterations INTEGER NOT NULL, stop INTEGER NOT NULL," /* 0 budget, 1 dual */
+    " iterations INTEGER NOT NULL, stop INTEGER NOT NULL," /* enum bl_stop */
     " test_err REAL, train_err REAL, train_loss REAL,"
     " t_weak REAL, t_coef REAL, t_book REAL, t_total REAL,"
-    " loss0 REAL, train_err0 REAL, test_err0 REAL,"
+    " loss0 REAL, train_err0 REAL, test_err0 REAL, trees INTEGER,"
     " UNIQUE(experiment, data, data_hash, algo, algo_hash, split_seed, rep));"
     "CREATE TABLE curves("
     " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
     " iter INTEGER NOT NULL," /* 1-based: the model with iter terms */
     " train_loss REAL, train_err REAL, test_err REAL, edge REAL,"
-    " solver_iters INTEGER, t_weak REAL, t_coef REAL, t_book REAL,"
+    " solver_iters INTEGER, t_weak REAL, t_coef REAL, t_book REAL, trees INTEGER,"
     " PRIMARY KEY(run_id, iter)) WITHOUT ROWID;";
 
 #define KEY_WHERE                                                                        \
@@ -65,7 +65,7 @@ static const char schema_sql[] =
 #define ROW_COLS                                                                         \
     "id, experiment, data, data_hash, algo, algo_hash, split_seed, rep, recipe, params," \
     " sweep, host, threads, m_train, m_test, k, d, started, finished, iterations, stop,"  \
-    " test_err, train_err, train_loss, t_weak, t_coef, t_book, t_total"
+    " test_err, train_err, train_loss, t_weak, t_coef, t_book, t_total, trees"
 
 static int dberr(const bl_store *s, bl_error *err, const char *what)
 {
@@ -234,6 +234,26 @@ static int check_meta(bl_store *s, bl_error *err)
     free(app);
     if (rc < 0 || meta_value(s, "schema", &ver, err) < 0)
         return -1;
+    if (ver && !strcmp(ver, "1") && !s->ro) {
+        /* schema 1 lacked the tree counts (NULL in old runs: one tree per
+         * iteration when read back); the upgrade is one transaction */
+        free(ver);
+        ver = bl_strdup(SCHEMA_VERSION);
+        if (exec(s, "BEGIN IMMEDIATE; ALTER TABLE runs ADD COLUMN trees INTEGER;"
+                    " ALTER TABLE curves ADD COLUMN trees INTEGER;"
+                    " UPDATE meta SET value = '" SCHEMA_VERSION "' WHERE key = 'schema'; COMMIT;",
+                 "upgrading the store from schema 1", err) < 0) {
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            free(ver);
+            return -1;
+        }
+    } else if (ver && !strcmp(ver, "1")) {
+        rc = bl_errf(err, "%s: results store of schema version 1, which this boostlab upgrades "
+                          "to " SCHEMA_VERSION " when it writes to it: run `boostlab run` on "
+                          "its experiment once (stored runs are kept and not rerun)", s->path);
+        free(ver);
+        return rc;
+    }
     if (!ver || strcmp(ver, SCHEMA_VERSION) != 0)
         rc = bl_errf(err, "%s: results store of schema version %s; this boostlab reads version "
                           SCHEMA_VERSION " only", s->path, ver ? ver : "(none)");
@@ -376,7 +396,7 @@ static void bind_run(sqlite3_stmt *st, const bl_run_key *key, const bl_run_info 
     bind_double(st, 17, in->started);
     bind_double(st, 18, in->finished);
     sqlite3_bind_int64(st, 19, (sqlite3_int64)c->n);
-    sqlite3_bind_int(st, 20, c->stop == BL_STOP_DUAL);
+    sqlite3_bind_int(st, 20, (int)c->stop);
     bind_double(st, 21, r->test_err);
     bind_double(st, 22, r->train_err);
     bind_double(st, 23, r->train_loss);
@@ -387,6 +407,7 @@ static void bind_run(sqlite3_stmt *st, const bl_run_key *key, const bl_run_info 
     bind_double(st, 28, c->train_loss0);
     bind_double(st, 29, c->train_err0);
     bind_double(st, 30, c->test_err0);
+    sqlite3_bind_int64(st, 31, (sqlite3_int64)r->trees);
 }
 
 int bl_store_commit(bl_store *s, const bl_run_key *key, const bl_run_info *info,
@@ -404,13 +425,13 @@ int bl_store_commit(bl_store *s, const bl_run_key *key, const bl_run_info *info,
              "INSERT INTO runs(experiment, data, data_hash, algo, algo_hash, split_seed, rep,"
              " recipe, params, sweep, host, threads, m_train, m_test, k, d, started, finished,"
              " iterations, stop, test_err, train_err, train_loss, t_weak, t_coef, t_book,"
-             " t_total, loss0, train_err0, test_err0) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
-             " ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24,"
-             " ?25, ?26, ?27, ?28, ?29, ?30)", err) < 0 ||
+             " t_total, loss0, train_err0, test_err0, trees) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+             " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23,"
+             " ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)", err) < 0 ||
         prep(s, &s->ins_curve,
              "INSERT INTO curves(run_id, iter, train_loss, train_err, test_err, edge,"
-             " solver_iters, t_weak, t_coef, t_book) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
-             " ?9, ?10)", err) < 0)
+             " solver_iters, t_weak, t_coef, t_book, trees) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+             " ?8, ?9, ?10, ?11)", err) < 0)
         return -1;
     bl_run_result res;
     bl_run_result_from(curve, &res);
@@ -437,6 +458,7 @@ int bl_store_commit(bl_store *s, const bl_run_key *key, const bl_run_info *info,
         bind_double(ic, 8, curve->t_weak[j]);
         bind_double(ic, 9, curve->t_coef[j]);
         bind_double(ic, 10, curve->t_book[j]);
+        sqlite3_bind_int64(ic, 11, (sqlite3_int64)(curve->trees ? curve->trees[j] : j + 1));
         rc = step_done(s, ic, "storing a curve", err);
     }
     if (rc == 0)
@@ -472,7 +494,8 @@ static int fill_row(bl_store *s, sqlite3_stmt *st, bl_store_row *r, bl_error *er
     r->started = col_double(st, 17);
     r->finished = col_double(st, 18);
     r->res.iterations = (size_t)sqlite3_column_int64(st, 19);
-    r->res.stopped_early = sqlite3_column_int(st, 20) != 0;
+    r->res.stop = sqlite3_column_int(st, 20);
+    r->res.stopped_early = r->res.stop != 0;
     r->res.test_err = col_double(st, 21);
     r->res.train_err = col_double(st, 22);
     r->res.train_loss = col_double(st, 23);
@@ -480,6 +503,8 @@ static int fill_row(bl_store *s, sqlite3_stmt *st, bl_store_row *r, bl_error *er
     r->res.t_coef = col_double(st, 25);
     r->res.t_book = col_double(st, 26);
     r->res.t_total = col_double(st, 27);
+    r->res.trees = sqlite3_column_type(st, 28) == SQLITE_NULL
+                       ? r->res.iterations : (size_t)sqlite3_column_int64(st, 28);
     return 0;
 }
 
@@ -619,7 +644,7 @@ int bl_store_curve(bl_store *s, int64_t id, bl_curve *curve, bl_error *err)
     sqlite3_int64 n = 0;
     if (rc == SQLITE_ROW) {
         n = sqlite3_column_int64(st, 0);
-        curve->stop = sqlite3_column_int(st, 1) ? BL_STOP_DUAL : BL_STOP_BUDGET;
+        curve->stop = (enum bl_stop)sqlite3_column_int(st, 1);
         curve->train_loss0 = col_double(st, 2);
         curve->train_err0 = col_double(st, 3);
         curve->test_err0 = col_double(st, 4);
@@ -641,11 +666,13 @@ int bl_store_curve(bl_store *s, int64_t id, bl_curve *curve, bl_error *err)
     for (size_t j = 0; j < sizeof cols / sizeof *cols; j++)
         *cols[j] = bl_xmalloc(m * sizeof **cols[j]);
     curve->solver_iters = bl_xmalloc(m * sizeof *curve->solver_iters);
+    curve->trees = bl_xmalloc(m * sizeof *curve->trees);
     curve->cap = m;
 
     if (sqlite3_prepare_v2(s->db,
                            "SELECT iter, train_loss, train_err, test_err, edge, solver_iters,"
-                           " t_weak, t_coef, t_book FROM curves WHERE run_id = ?1 ORDER BY iter",
+                           " t_weak, t_coef, t_book, trees FROM curves WHERE run_id = ?1"
+                           " ORDER BY iter",
                            -1, &st, NULL) != SQLITE_OK) {
         dberr(s, err, "reading a curve");
         bl_curve_free(curve);
@@ -667,6 +694,8 @@ int bl_store_curve(bl_store *s, int64_t id, bl_curve *curve, bl_error *err)
         curve->t_weak[j] = col_double(st, 6);
         curve->t_coef[j] = col_double(st, 7);
         curve->t_book[j] = col_double(st, 8);
+        curve->trees[j] = sqlite3_column_type(st, 9) == SQLITE_NULL
+                              ? j + 1 : (size_t)sqlite3_column_int64(st, 9);
         j++;
     }
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)

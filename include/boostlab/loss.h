@@ -23,7 +23,13 @@ extern "C" {
 #endif
 
 enum bl_hess_form {
-    BL_HESS_DIAG = 1   /* out is m x k: d2L / dF_ir^2                       */
+    BL_HESS_DIAG = 1,      /* out is m x k: d2L / dF_ir^2                   */
+    BL_HESS_DIAG_RANK1 = 2 /* SDK 1.3: out is 2 m k: h (m x k) followed by
+                              u (m x k); the whole k x k Hessian of
+                              example i is H_rr = h_ir and
+                              H_rs = -u_ir u_is (r != s), e.g.
+                              h = p (1 - p), u = p for the softmax loss,
+                              u = 0 for a separable one                 */
 };
 
 /* A code-space loss, L(f) with targets Y (SDK 1.2; see eval_coded below). */

@@ -24,9 +24,11 @@ extern "C" {
  * (an older plugin's op table simply ends before it).  1.1 added the coding
  * role; 1.2 added bl_loss_ops.eval_coded (code-space losses) and row_hessian
  * (loss.h), and the solver fields space, penalty and bl_objective.hessian
- * (solver.h). */
+ * (solver.h); 1.3 added the Hessian form BL_HESS_DIAG_RANK1 (loss.h) and,
+ * for tree learners with Newton leaf values, the weak learner's `needs`,
+ * the request's Hu and trial loss and the result's tree count (weak.h). */
 #define BL_SDK_MAJOR 1
-#define BL_SDK_MINOR 2
+#define BL_SDK_MINOR 3
 #define BL_SDK_VERSION ((BL_SDK_MAJOR << 16) | BL_SDK_MINOR)
 /* Major and minor of a descriptor's sdk_version. */
 #define BL_SDK_MAJOR_OF(v) ((unsigned)((v) >> 16))

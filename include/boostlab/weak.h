@@ -6,6 +6,14 @@
  * A hypothesis outputs either one value per example (outdim 1; the engine
  * spreads it over classes with a coefficient row) or one value per class
  * (outdim k, e.g. vector trees).
+ *
+ * SDK 1.3 adds what second-order tree learners need (LogitBoost and its
+ * kin): a learner declares in `needs` that it wants the loss's Hessian, and
+ * the engine then fills the request's H (diagonal) and, when asked, Hu (the
+ * rank-one off-diagonal part); a learner that chooses among candidate steps
+ * by their true training loss (ABC's base class) may call trial_loss; and
+ * the result says how many trees the answer holds, the unit in which the
+ * LogitBoost papers count convergence.
  */
 #ifndef BOOSTLAB_WEAK_H
 #define BOOSTLAB_WEAK_H
@@ -23,6 +31,18 @@ struct bl_fit_request {
     size_t c;          /* columns of G: k, or 1 for a binary problem       */
     const double *H;   /* m x c Hessian diagonal, or NULL if not available */
     uint64_t seed;     /* for randomised learners; same seed, same answer  */
+
+    /* ---- SDK 1.3 (read these only after asking for them in `needs`) ---- */
+    /* m x c, or NULL: the off-diagonal part of each example's Hessian,
+     * d2L / dF_ir dF_is = -Hu_ir Hu_is for r != s (loss.h BL_HESS_DIAG_RANK1).
+     * Filled when needs has BL_NEEDS_OFFDIAG. */
+    const double *Hu;
+    /* The training loss after a candidate step, L(F + shrinkage * D), D the
+     * m x c outputs this learner would put in res->out; NULL when the host
+     * cannot offer it (e.g. with an output coding).  Costs one loss
+     * evaluation, O(mc). */
+    double (*trial_loss)(void *ctx, const double *D);
+    void *trial_ctx;
 };
 
 /* What the weak learner answers. */
@@ -33,6 +53,15 @@ struct bl_fit_result {
                           stops when it is <= nu + eps                    */
     double *out;       /* host-allocated m x c: fill with the hypothesis'
                           outputs on the training examples (m x outdim)   */
+    /* SDK 1.3: trees (base models) in this hypothesis, for the convergence
+     * count "trees added"; 0 counts as 1 */
+    size_t trees;
+};
+
+/* What a learner asks the engine to put in each request (SDK 1.3). */
+enum bl_weak_needs {
+    BL_NEEDS_HESSIAN = 1, /* req->H: the loss's Hessian diagonal           */
+    BL_NEEDS_OFFDIAG = 2  /* req->Hu too (implies BL_NEEDS_HESSIAN)        */
 };
 
 struct bl_weak_ops {
@@ -58,7 +87,23 @@ struct bl_weak_ops {
      * the number of features of the model's data. */
     void *(*load)(const char *text, size_t d, char err[BL_ERR_MAX]);
     void (*free_hyp)(void *hyp);
+
+    /* ---- SDK 1.3, optional ------------------------------------------------
+     * BL_NEEDS_* flags: what fit() needs in its requests beyond G.  The
+     * engine refuses to run the learner with a loss that cannot provide
+     * them (no hessian op, or not in the BL_HESS_DIAG_RANK1 form), or with
+     * an output coding. */
+    unsigned needs;
 };
+
+/* A weak-learner plugin's needs, 0 when it was built with an SDK older than
+ * 1.3 (whose op table ends before the field). */
+static inline unsigned bl_weak_needs(const struct bl_plugin *p)
+{
+    if (!p || p->role != BL_ROLE_WEAK || !p->ops || !BL_SDK_HAS(p->sdk_version, 3))
+        return 0;
+    return ((const struct bl_weak_ops *)p->ops)->needs;
+}
 
 #ifdef __cplusplus
 }

@@ -5,12 +5,17 @@
  *     L(F) = sum_i [ log sum_r exp(F_ir) - F_{i,y_i} ]
  *          = sum_i log(1 + sum_{r != y_i} exp(F_ir - F_{i,y_i})),
  *
- * the loss of GradBoost (Duchi & Singer 2009) as the stage-wise spec
+ * the loss of LogitBoost and its kin (AOSO, ABC, MART; Sun et al. 2014 eq. 3)
+ * and of GradBoost (Duchi & Singer 2009) as the stage-wise spec
  * reconstructs it (spec §7.6: RECONSTRUCTION, not the authors' code; in
  * particular whether they average over the m examples is unknown, hence
  * the normalize parameter).  With p_ir = softmax_r(F_i.):
  *     dL/dF_ir = p_ir - [r = y_i],     d2L/dF_ir^2 = p_ir (1 - p_ir)
- * (exact diagonal), so -dL/dF = Y - P, which at F = 0 is Y_ir - 1/k.
+ * (exact diagonal), so -dL/dF = Y - P, which at F = 0 is Y_ir - 1/k.  The
+ * whole per-example Hessian is diag(p) - p p^T, given to tree learners in the
+ * BL_HESS_DIAG_RANK1 form (SDK 1.3): h = p (1 - p), u = p.  The
+ * probabilities of the last eval with a gradient are kept, so the Hessian at
+ * that same F costs no exp.
  *
  * Stability: per example the log-sum-exp is shifted by the row maximum
  * F_ia (a = first argmax), e_r = exp(F_ir - F_ia) <= 1 with e_a = 1, and
@@ -37,6 +42,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { P_NORMALIZE, P_COUNT };
 
@@ -48,6 +54,13 @@ static const struct bl_param_spec sm_params[P_COUNT] = {
 struct sm {
     int normalize;
     int nthreads; /* host->threads at create time (>= 1) */
+    /* The probabilities of the last eval with a gradient, p and q = 1 - p
+     * (m x k each) at scores Fc: a Hessian asked for at the same F (what
+     * the engine does for tree learners, once per iteration) reuses them
+     * instead of computing every exp again. */
+    double *Fc, *P, *Q;
+    size_t cm, ck;
+    int valid;
 };
 
 static void *sm_create(const struct bl_host *host, const union bl_value *params,
@@ -65,13 +78,17 @@ static void *sm_create(const struct bl_host *host, const union bl_value *params,
 
 static void sm_destroy(void *self)
 {
-    free(self);
+    struct sm *L = self;
+    free(L->Fc);
+    free(L->P);
+    free(L->Q);
+    free(L);
 }
 
 /* Examples [i0, i1), each scaled by sc: returns the sum of the values; grad
- * (when not NULL) gets p - Y, hess (when not NULL) p (1 - p). */
-static double sm_chunk(const int *y, size_t k, const double *F, double *grad, double *hess,
-                       double sc, size_t i0, size_t i1)
+ * (when not NULL) gets sc (p - Y); P and Q (when not NULL) get p and 1 - p. */
+static double sm_chunk(const int *y, size_t k, const double *F, double *grad, double *P,
+                       double *Q, double sc, size_t i0, size_t i1)
 {
     double val = 0.0;
     for (size_t i = i0; i < i1; i++) {
@@ -81,20 +98,26 @@ static double sm_chunk(const int *y, size_t k, const double *F, double *grad, do
             if (Fi[r] > Fi[a])
                 a = r;
         double M = Fi[a], S0 = 0.0;
-        for (size_t r = 0; r < k; r++)
-            if (r != a)
-                S0 += exp(Fi[r] - M);
+        double *e = P ? P + i * k : NULL; /* each exp once: kept in P's row */
+        for (size_t r = 0; r < k; r++) {
+            if (r == a)
+                continue;
+            double er = exp(Fi[r] - M);
+            S0 += er;
+            if (e)
+                e[r] = er;
+        }
         double S = 1.0 + S0;
         val += (M - Fi[yi]) + log1p(S0);
-        if (!grad && !hess)
+        if (!e)
             continue;
+        e[a] = 1.0;
         for (size_t r = 0; r < k; r++) {
-            double e = r == a ? 1.0 : exp(Fi[r] - M);
-            double p = e / S, q = (r == a ? S0 : S - e) / S; /* q = 1 - p */
+            double p = e[r] / S, q = (r == a ? S0 : S - e[r]) / S; /* q = 1 - p */
+            e[r] = p;
+            Q[i * k + r] = q;
             if (grad)
                 grad[i * k + r] = sc * (r == yi ? -q : p);
-            if (hess)
-                hess[i * k + r] = sc * (p * q);
         }
     }
     return sc * val;
@@ -105,38 +128,74 @@ struct sm_rows_ctx {
     const int *y;
     size_t k;
     const double *F;
-    double *grad, *hess, arg;
+    double *grad, *P, *Q, arg;
 };
 
 static double sm_rows(void *ctx, size_t i0, size_t i1)
 {
     const struct sm_rows_ctx *c = ctx;
-    return sm_chunk(c->y, c->k, c->F, c->grad, c->hess, c->arg, i0, i1);
+    return sm_chunk(c->y, c->k, c->F, c->grad, c->P, c->Q, c->arg, i0, i1);
 }
 
-static double sm_pass(const struct sm *L, const int *y, size_t m, size_t k, const double *F,
-                      double *grad, double *hess)
+static double scale_of(const struct sm *L, size_t m)
+{
+    return L->normalize == 1 ? 1.0 / (double)m : 1.0;
+}
+
+/* The value; with probs also the gradient (when grad is not NULL) and the
+ * probabilities, cached for F. */
+static double sm_pass(struct sm *L, const int *y, size_t m, size_t k, const double *F,
+                      double *grad, int probs)
 {
     if (m == 0 || k == 0)
         return 0.0;
-    double sc = L->normalize == 1 ? 1.0 / (double)m : 1.0;
-    struct sm_rows_ctx ctx = {y, k, F, grad, hess, sc};
-    return bl_chunked_sum(m, L->nthreads, sm_rows, &ctx);
+    if (probs && (L->cm != m || L->ck != k)) {
+        free(L->Fc), free(L->P), free(L->Q);
+        L->Fc = malloc(m * k * sizeof *L->Fc);
+        L->P = malloc(m * k * sizeof *L->P);
+        L->Q = malloc(m * k * sizeof *L->Q);
+        L->cm = m, L->ck = k, L->valid = 0;
+        if (!L->Fc || !L->P || !L->Q) {
+            fputs("softmax: out of memory\n", stderr);
+            abort();
+        }
+    }
+    struct sm_rows_ctx ctx = {y, k, F, grad, probs ? L->P : NULL, probs ? L->Q : NULL,
+                              scale_of(L, m)};
+    double v = bl_chunked_sum(m, L->nthreads, sm_rows, &ctx);
+    if (probs) {
+        memcpy(L->Fc, F, m * k * sizeof *F);
+        L->valid = 1;
+    }
+    return v;
 }
 
 static double sm_eval(void *self, const int *y, size_t m, size_t k, const double *F,
                       double *grad)
 {
-    return sm_pass(self, y, m, k, F, grad, NULL);
+    return sm_pass(self, y, m, k, F, grad, grad != NULL);
 }
 
-/* Exact diagonal p (1 - p), with 1 - p computed without cancellation. */
+/* Exact diagonal p (1 - p), with 1 - p computed without cancellation, and
+ * in the rank-one form also u = p (off-diagonals -p_r p_s), both times the
+ * normalisation. */
 static int sm_hessian(void *self, const int *y, size_t m, size_t k, const double *F,
                       enum bl_hess_form form, double *out)
 {
-    if (form != BL_HESS_DIAG)
+    struct sm *L = self;
+    if (form != BL_HESS_DIAG && form != BL_HESS_DIAG_RANK1)
         return -1;
-    sm_pass(self, y, m, k, F, NULL, out);
+    if (m == 0 || k == 0)
+        return 0;
+    size_t n = m * k;
+    if (!(L->valid && L->cm == m && L->ck == k && !memcmp(F, L->Fc, n * sizeof *F)))
+        sm_pass(L, y, m, k, F, NULL, 1);
+    double sc = scale_of(L, m), su = sqrt(sc);
+    for (size_t j = 0; j < n; j++)
+        out[j] = sc * (L->P[j] * L->Q[j]);
+    if (form == BL_HESS_DIAG_RANK1)
+        for (size_t j = 0; j < n; j++)
+            out[n + j] = su * L->P[j];
     return 0;
 }
 
@@ -156,7 +215,7 @@ static const struct bl_plugin sm_plugin = {
     .sdk_version = BL_SDK_VERSION,
     .role = BL_ROLE_LOSS,
     .name = "softmax",
-    .doc = "multi-class logistic (cross-entropy) loss sum_i [LSE(F_i) - F_iy] (GradBoost, reconstructed)",
+    .doc = "multi-class logistic (cross-entropy) loss sum_i [LSE(F_i) - F_iy] (LogitBoost family, GradBoost)",
     .params = sm_params,
     .nparams = P_COUNT,
     .ops = &sm_ops,

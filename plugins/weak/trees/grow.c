@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Trees plugin: best-first tree growth and split search (see grow.h).
+ *
+ * Per node: the learner's statistics are gathered once into node order
+ * (st, n x s with s = 2 npairs), then every feature builds its histogram of
+ * st over its bins and scans it left to right.  The node's examples stay
+ * contiguous in `order`, partitioned stably at each split, so the gather
+ * reads each feature column in increasing example order.
+ */
+#include "grow.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define MAXBINS 256
+
+struct fbest {
+    double gain;
+    float thr;
+};
+
+struct grow {
+    const struct bl_train *tr;
+    size_t m, d, s_max, max_nodes;
+    int nthreads;
+    uint32_t *order, *tmp;
+    double *st;             /* m x s_max: the current node's statistics      */
+    double *hist;           /* nthreads x 2 MAXBINS x (s_max + 1)           */
+    struct fbest *fb;       /* d: each feature's best split of the node      */
+    struct gnode *node;     /* 2 J - 1                                      */
+    /* exact search: each feature's examples by increasing value, and the
+     * position of each example in the current node (-1: not in it) */
+    uint32_t *sorted;
+    int32_t *where;
+};
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fputs("trees: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+/* qsort context is not reentrant in C99: sort (value, index) pairs. */
+struct vi {
+    float v;
+    uint32_t i;
+};
+
+/* Increasing value, NaN (missing) first, then by example. */
+static int cmp_vi(const void *a, const void *b)
+{
+    const struct vi *x = a, *y = b;
+    int nx = isnan(x->v), ny = isnan(y->v);
+    if (nx != ny)
+        return nx ? -1 : 1;
+    if (!nx && x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+struct grow *grow_new(const struct bl_train *tr, size_t max_pairs, size_t max_leaves,
+                      int nthreads, int exact)
+{
+    size_t m = tr->m, d = tr->d;
+    struct grow *g = xmalloc(sizeof *g);
+    memset(g, 0, sizeof *g);
+    g->tr = tr;
+    g->m = m;
+    g->d = d;
+    g->s_max = 2 * max_pairs;
+    g->nthreads = nthreads > 0 ? nthreads : 1;
+    g->max_nodes = 2 * max_leaves - 1;
+    g->order = xmalloc(m * sizeof *g->order);
+    g->tmp = xmalloc(m * sizeof *g->tmp);
+    g->st = xmalloc(m * g->s_max * sizeof *g->st);
+    g->hist = xmalloc((size_t)g->nthreads * 2 * MAXBINS * (g->s_max + 1) * sizeof *g->hist);
+    g->fb = xmalloc(d * sizeof *g->fb);
+    g->node = xmalloc(g->max_nodes * sizeof *g->node);
+    if (exact) {
+        g->sorted = xmalloc(m * d * sizeof *g->sorted);
+        g->where = xmalloc(m * sizeof *g->where);
+        struct vi *buf = xmalloc(m * sizeof *buf);
+        for (size_t f = 0; f < d; f++) {
+            for (size_t i = 0; i < m; i++)
+                buf[i] = (struct vi){tr->X.x[f * m + i], (uint32_t)i};
+            qsort(buf, m, sizeof *buf, cmp_vi);
+            for (size_t i = 0; i < m; i++)
+                g->sorted[f * m + i] = buf[i].i;
+        }
+        free(buf);
+        for (size_t i = 0; i < m; i++)
+            g->where[i] = -1;
+    }
+    return g;
+}
+
+void grow_free(struct grow *g)
+{
+    if (!g)
+        return;
+    free(g->order);
+    free(g->tmp);
+    free(g->st);
+    free(g->hist);
+    free(g->fb);
+    free(g->node);
+    free(g->sorted);
+    free(g->where);
+    free(g);
+}
+
+const struct gnode *grow_nodes(const struct grow *g)
+{
+    return g->node;
+}
+
+const uint32_t *grow_order(const struct grow *g)
+{
+    return g->order;
+}
+
+/* A^2 / B, with B = 0 counted as 1 (the authors' guard). */
+static inline double term(double A, double B)
+{
+    return A * A / (B == 0.0 ? 1.0 : B);
+}
+
+/* Gain of sending L (sums, s values) left and T - L right. */
+static inline double split_gain(const double *L, const double *T, size_t s)
+{
+    double g = 0.0;
+    for (size_t q = 0; q < s; q += 2)
+        g += term(L[q], L[q + 1]) + term(T[q] - L[q], T[q + 1] - L[q + 1]) - term(T[q], T[q + 1]);
+    return 0.5 * g;
+}
+
+/* Histogram search of feature f over the node's n examples idx with
+ * statistics st (n x s) and totals T; h is MAXBINS x (s + 1) scratch (the
+ * last value of a bin is its example count). */
+static struct fbest search_bins(const struct grow *g, size_t f, const uint32_t *idx, size_t n,
+                                const double *st, size_t s, const double *T, double *h)
+{
+    struct fbest best = {-HUGE_VAL, 0};
+    const struct bl_quantized *Q = &g->tr->Q;
+    size_t nb = Q->nbins[f], w = s + 1;
+    if (nb < 2)
+        return best;
+    const uint8_t *col = Q->bins + f * g->m;
+    memset(h, 0, nb * w * sizeof *h);
+    if (s == 2) {
+        /* two histograms, even and odd examples, so that runs of one bin
+         * (a background pixel) do not chain every add to the previous one */
+        double *h1 = h + 3 * MAXBINS;
+        memset(h1, 0, nb * 3 * sizeof *h1);
+        size_t j = 0;
+        for (; j + 1 < n; j += 2) {
+            double *p0 = h + 3 * (size_t)col[idx[j]], *p1 = h1 + 3 * (size_t)col[idx[j + 1]];
+            p0[0] += st[2 * j];
+            p0[1] += st[2 * j + 1];
+            p0[2] += 1.0;
+            p1[0] += st[2 * j + 2];
+            p1[1] += st[2 * j + 3];
+            p1[2] += 1.0;
+        }
+        if (j < n) {
+            double *p0 = h + 3 * (size_t)col[idx[j]];
+            p0[0] += st[2 * j];
+            p0[1] += st[2 * j + 1];
+            p0[2] += 1.0;
+        }
+        for (size_t q = 0; q < 3 * nb; q++)
+            h[q] += h1[q];
+    } else {
+        for (size_t j = 0; j < n; j++) {
+            double *hb = h + w * (size_t)col[idx[j]];
+            const double *sj = st + s * j;
+            for (size_t q = 0; q < s; q++)
+                hb[q] += sj[q];
+            hb[s] += 1.0;
+        }
+    }
+    double L[2 * 64 + 1], *Lp = s < 2 * 64 ? L : NULL;
+    double *Lheap = Lp ? NULL : xmalloc(w * sizeof *Lheap);
+    double *Ls = Lp ? Lp : Lheap;
+    memset(Ls, 0, w * sizeof *Ls);
+    double left = 0.0, nd = (double)n;
+    for (size_t b = 0; b + 1 < nb; b++) {
+        const double *hb = h + w * b;
+        if (hb[s] == 0.0)
+            continue;
+        for (size_t q = 0; q < s; q++)
+            Ls[q] += hb[q];
+        left += hb[s];
+        if (left >= nd)
+            break;
+        double gain = split_gain(Ls, T, s);
+        if (gain > best.gain) {
+            best.gain = gain;
+            best.thr = Q->cut[f][b];
+        }
+    }
+    free(Lheap);
+    return best;
+}
+
+/* Exact search of feature f: examples of the node in increasing value
+ * (missing first), a candidate between each two distinct values, threshold
+ * at the midpoint (or the lower value when the midpoint rounds up to the
+ * upper one; just below the upper one after missing values, which go left). */
+static struct fbest search_sorted(const struct grow *g, size_t f, size_t n, const double *st,
+                                  size_t s, const double *T, double *Ls)
+{
+    struct fbest best = {-HUGE_VAL, 0};
+    const uint32_t *ord = g->sorted + f * g->m;
+    const float *x = g->tr->X.x + f * g->m;
+    memset(Ls, 0, s * sizeof *Ls);
+    size_t seen = 0;
+    float prev = 0;
+    for (size_t t = 0; t < g->m && seen < n; t++) {
+        uint32_t i = ord[t];
+        int32_t w = g->where[i];
+        if (w < 0)
+            continue;
+        if (seen > 0 && x[i] != prev && !isnan(x[i])) { /* NaN only follows NaN */
+            double gain = split_gain(Ls, T, s);
+            if (gain > best.gain) {
+                float mid = (float)(0.5 * ((double)prev + (double)x[i]));
+                best.gain = gain;
+                best.thr = isnan(prev) ? nextafterf(x[i], -INFINITY) : mid < x[i] ? mid : prev;
+            }
+        }
+        const double *sj = st + s * (size_t)w;
+        for (size_t q = 0; q < s; q++)
+            Ls[q] += sj[q];
+        prev = x[i];
+        seen++;
+    }
+    return best;
+}
+
+/* The node's best split: fills its feat (or -1), thr and gain. */
+static void evaluate(struct grow *g, struct gnode *nd, uint32_t id, const struct grow_stats *gs,
+                     int exact)
+{
+    size_t n = nd->hi - nd->lo, s = 2 * gs->npairs, d = g->d;
+    const uint32_t *idx = g->order + nd->lo;
+    gs->fill(gs->ctx, id, idx, n, g->st);
+    double T[2 * 64], *Th = s <= 2 * 64 ? T : xmalloc(s * sizeof *Th);
+    double *Tp = s <= 2 * 64 ? T : Th;
+    memset(Tp, 0, s * sizeof *Tp);
+    for (size_t j = 0; j < n; j++)
+        for (size_t q = 0; q < s; q++)
+            Tp[q] += g->st[s * j + q];
+    if (exact)
+        for (size_t j = 0; j < n; j++)
+            g->where[idx[j]] = (int32_t)j;
+    int nt = g->nthreads < (int)d ? g->nthreads : (int)d;
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1 && n >= 256)
+#endif
+    for (long f = 0; f < (long)d; f++) {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        double *h = g->hist + (size_t)tid * 2 * MAXBINS * (g->s_max + 1);
+        g->fb[f] = exact ? search_sorted(g, (size_t)f, n, g->st, s, Tp, h)
+                         : search_bins(g, (size_t)f, idx, n, g->st, s, Tp, h);
+    }
+    if (exact)
+        for (size_t j = 0; j < n; j++)
+            g->where[idx[j]] = -1;
+    if (Tp != T)
+        free(Th);
+    nd->gain = -HUGE_VAL;
+    nd->feat = -1;
+    for (size_t f = 0; f < d; f++) /* feature order, first best: thread-count free */
+        if (g->fb[f].gain > nd->gain) {
+            nd->gain = g->fb[f].gain;
+            nd->feat = (int32_t)f;
+            nd->thr = g->fb[f].thr;
+        }
+}
+
+/* Stable partition of the node's examples: left iff !(x > thr). */
+static size_t partition(struct grow *g, const struct gnode *nd)
+{
+    const float *x = g->tr->X.x + (size_t)nd->feat * g->m;
+    uint32_t *o = g->order + nd->lo;
+    size_t n = nd->hi - nd->lo, nl = 0, nr = 0;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t i = o[j];
+        if (x[i] > nd->thr)
+            g->tmp[nr++] = i;
+        else
+            o[nl++] = i;
+    }
+    memcpy(o + nl, g->tmp, nr * sizeof *o);
+    return nl;
+}
+
+size_t grow_tree(struct grow *g, const struct grow_params *p, const struct grow_stats *gs)
+{
+    for (size_t i = 0; i < g->m; i++)
+        g->order[i] = (uint32_t)i;
+    size_t nn = 1, leaves = 1, J = p->leaves;
+    if (J > (g->max_nodes + 1) / 2)
+        J = (g->max_nodes + 1) / 2;
+    g->node[0] = (struct gnode){0, g->m, -1, 0, 0, 0, -HUGE_VAL};
+    if (J > 1 && g->m > p->node_size)
+        evaluate(g, &g->node[0], 0, gs, p->exact);
+    unsigned char open[2 * 1024];
+    unsigned char *isopen = g->max_nodes <= sizeof open ? open : xmalloc(g->max_nodes);
+    isopen[0] = g->node[0].feat >= 0;
+    while (leaves < J) {
+        size_t best = nn;
+        for (size_t q = 0; q < nn; q++)
+            if (isopen[q] && (best == nn || g->node[q].gain > g->node[best].gain))
+                best = q;
+        if (best == nn)
+            break;
+        struct gnode *v = &g->node[best];
+        isopen[best] = 0;
+        size_t nl = partition(g, v);
+        uint32_t L = (uint32_t)nn, R = (uint32_t)nn + 1;
+        g->node[L] = (struct gnode){v->lo, v->lo + nl, -1, 0, 0, 0, -HUGE_VAL};
+        g->node[R] = (struct gnode){v->lo + nl, v->hi, -1, 0, 0, 0, -HUGE_VAL};
+        v->left = L;
+        v->right = R;
+        nn += 2;
+        leaves++;
+        for (uint32_t c = L; c <= R; c++) {
+            struct gnode *ch = &g->node[c];
+            isopen[c] = 0;
+            if (leaves < J && ch->hi - ch->lo > p->node_size) {
+                evaluate(g, ch, c, gs, p->exact);
+                isopen[c] = ch->feat >= 0;
+            }
+        }
+    }
+    /* nodes never split are leaves (children always have ids > 0) */
+    for (size_t q = 0; q < nn; q++)
+        if (g->node[q].left == 0)
+            g->node[q].feat = -1;
+    if (isopen != open)
+        free(isopen);
+    return nn;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Trees plugin: best-first growth of one binary tree to at most J leaves
+ * (Sun et al. 2014 §2.6, after the authors' code), shared by every tree
+ * learner of the plugin.  The learner supplies per-example statistics for
+ * each node it may split; the grower finds the split with the largest
+ * second-order gain and keeps the examples of each node contiguous in one
+ * permutation, so the learner can fit leaf values over them afterwards.
+ *
+ * Statistics come in pairs (a, b): the node's gain is the Newton decrement
+ *     sum over pairs  (A_L^2 / B_L + A_R^2 / B_R - A^2 / B) / 2,
+ * A, B the sums of a, b over an example set (B = 0 counts as 1, as in the
+ * authors' code).  One pair gives the 1-D criteria of AOSO (eq. 30), ABC and
+ * LogitBoost (b = count for MART's first-order split); k pairs give
+ * K-LogitBoost's diagonal Newton criterion.
+ *
+ * Split search: over the quantized view's bins (exact when a feature has
+ * no more distinct values than bins), or over sorted raw values (exact,
+ * midpoint thresholds, O(m) per feature per node).  Features are searched
+ * in parallel (OpenMP) and the winner is picked in feature order, first
+ * best on ties, so results do not depend on the number of threads.
+ */
+#ifndef BL_TREES_GROW_H
+#define BL_TREES_GROW_H
+
+#include <boostlab/data.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct grow_params {
+    size_t leaves;      /* J: at most this many leaves                   */
+    size_t node_size;   /* split a node only if it holds more examples   */
+    int exact;          /* search sorted raw values instead of bins      */
+};
+
+/* What a learner supplies: npairs (a, b) pairs per example, and fill(),
+ * which writes them for the node's examples idx[0..n), in that order, into
+ * st (n x 2 npairs).  It is called once for each node that may be split
+ * (the root first), so it can choose something per node (AOSO's pair). */
+struct grow_stats {
+    size_t npairs;
+    void (*fill)(void *ctx, uint32_t node, const uint32_t *idx, size_t n, double *st);
+    void *ctx;
+};
+
+struct gnode {
+    size_t lo, hi;       /* examples: grow_order()[lo .. hi)              */
+    int32_t feat;        /* split feature, or -1 for a leaf               */
+    float thr;           /* left iff !(x_feat > thr)                      */
+    uint32_t left, right;
+    double gain;         /* its best split's gain, -inf when none         */
+};
+
+struct grow;
+
+/* Scratch bound to one training set (exact: with each feature's sort). */
+struct grow *grow_new(const struct bl_train *tr, size_t max_pairs, size_t max_leaves,
+                      int nthreads, int exact);
+void grow_free(struct grow *g);
+
+/* Grow one tree; returns the number of nodes (>= 1).  Node 0 is the root,
+ * children come after their parent. */
+size_t grow_tree(struct grow *g, const struct grow_params *p, const struct grow_stats *st);
+const struct gnode *grow_nodes(const struct grow *g);
+const uint32_t *grow_order(const struct grow *g);
+
+#endif

@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Trees plugin: the LogitBoost-family learners (see learners.h).  Per
+ * example and class pair (r, s) the 1-D Newton statistics are (spec §2.1)
+ *     a_i = G_ir - G_is,   b_i = H_ir + H_is + 2 Hu_ir Hu_is
+ * (= p_r + p_s - (p_r - p_s)^2 for the logistic loss), and for a single
+ * class (s < 0) a_i = G_ir, b_i = H_ir.  A node's value is A / B and its
+ * loss decrease A^2 / 2B (eqs. 27-30).
+ */
+#include "learners.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tl {
+    struct tl_opts o;
+    const struct bl_train *tr;
+    size_t m, k;
+    struct grow *g;
+    const struct bl_fit_request *req;
+    int *pr, *ps;        /* AOSO: each node's pair                        */
+    unsigned char *chosen; /* AOSO: pr, ps are set for this node (it was
+                              evaluated; a leaf then keeps that pair,
+                              chosen from the very same examples)         */
+    int cls, base;       /* CLASS / ABC: the tree being grown            */
+    double *gsum, *ssum, *csum; /* k: a node's sums for pair selection     */
+    double *out2;        /* ABC exhaustive: a candidate's outputs (m x k) */
+};
+
+static void *xcalloc(size_t n, size_t sz)
+{
+    void *p = calloc(n ? n : 1, sz);
+    if (!p) {
+        fputs("trees: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthreads, char *err,
+                  size_t errcap)
+{
+    size_t pairs = o->kind == TL_DIAG ? tr->k : 1;
+    (void)err;
+    (void)errcap;
+    struct grow *g = grow_new(tr, pairs, o->gp.leaves, nthreads, o->gp.exact);
+    struct tl *L = xcalloc(1, sizeof *L);
+    L->o = *o;
+    L->tr = tr;
+    L->m = tr->m;
+    L->k = tr->k;
+    L->g = g;
+    size_t nodes = 2 * o->gp.leaves;
+    L->pr = xcalloc(nodes, sizeof *L->pr);
+    L->ps = xcalloc(nodes, sizeof *L->ps);
+    L->chosen = xcalloc(nodes, sizeof *L->chosen);
+    L->gsum = xcalloc(L->k, sizeof *L->gsum);
+    L->ssum = xcalloc(L->k, sizeof *L->ssum);
+    L->csum = xcalloc(L->k, sizeof *L->csum);
+    return L;
+}
+
+void tl_free(struct tl *L)
+{
+    if (!L)
+        return;
+    grow_free(L->g);
+    free(L->pr);
+    free(L->ps);
+    free(L->chosen);
+    free(L->gsum);
+    free(L->ssum);
+    free(L->csum);
+    free(L->out2);
+    free(L);
+}
+
+/* a_i, b_i of example i for the pair (r, s), or class r alone when s < 0. */
+static inline void pair_ab(const struct tl *L, size_t i, int r, int s, double *a, double *b)
+{
+    const double *G = L->req->G + i * L->k, *H = L->req->H + i * L->k;
+    if (s < 0) {
+        *a = G[r];
+        *b = H[r];
+        return;
+    }
+    const double *U = L->req->Hu + i * L->k;
+    *a = G[r] - G[s];
+    *b = H[r] + H[s] + 2.0 * U[r] * U[s];
+}
+
+/* The pair of a node (examples idx[0..n)) by rule (33), or (32): r the
+ * class of largest summed residual, s the partner of largest decrease
+ * (G_r - G_s)^2 / (S_r + S_s + 2 C_rs); first index on ties. */
+static void select_pair(struct tl *L, const uint32_t *idx, size_t n, int *pr, int *ps)
+{
+    size_t k = L->k;
+    const double *G = L->req->G, *H = L->req->H, *U = L->req->Hu;
+    memset(L->gsum, 0, k * sizeof *L->gsum);
+    for (size_t j = 0; j < n; j++) {
+        const double *g = G + (size_t)idx[j] * k;
+        for (size_t q = 0; q < k; q++)
+            L->gsum[q] += g[q];
+    }
+    int r = 0;
+    for (size_t q = 1; q < k; q++)
+        if (L->gsum[q] > L->gsum[r])
+            r = (int)q;
+    int s = -1;
+    if (L->o.first_order) {
+        for (size_t q = 0; q < k; q++)
+            if ((int)q != r && (s < 0 || L->gsum[q] < L->gsum[s]))
+                s = (int)q;
+    } else {
+        memset(L->ssum, 0, k * sizeof *L->ssum);
+        memset(L->csum, 0, k * sizeof *L->csum);
+        for (size_t j = 0; j < n; j++) {
+            const double *h = H + (size_t)idx[j] * k, *u = U + (size_t)idx[j] * k;
+            double ur = u[r];
+            for (size_t q = 0; q < k; q++) {
+                L->ssum[q] += h[q];
+                L->csum[q] += ur * u[q];
+            }
+        }
+        double best = -1.0;
+        for (size_t q = 0; q < k; q++) {
+            if ((int)q == r)
+                continue;
+            double num = L->gsum[r] - L->gsum[q], den = L->ssum[r] + L->ssum[q] + 2.0 * L->csum[q];
+            double sc = num * num / (den == 0.0 ? 1.0 : den);
+            if (sc > best) {
+                best = sc;
+                s = (int)q;
+            }
+        }
+    }
+    *pr = r;
+    *ps = s;
+}
+
+/* ---- statistics for the grower ----------------------------------------- */
+
+static void fill_pair(struct tl *L, const uint32_t *idx, size_t n, double *st, int r, int s)
+{
+    int mart = L->o.gradient_split;
+    for (size_t j = 0; j < n; j++) {
+        pair_ab(L, idx[j], r, s, &st[2 * j], &st[2 * j + 1]);
+        if (mart)
+            st[2 * j + 1] = 1.0;
+    }
+}
+
+static void fill_aoso(void *ctx, uint32_t node, const uint32_t *idx, size_t n, double *st)
+{
+    struct tl *L = ctx;
+    if (L->o.fixed_pair && node > 0) {
+        L->pr[node] = L->pr[0];
+        L->ps[node] = L->ps[0];
+    } else {
+        select_pair(L, idx, n, &L->pr[node], &L->ps[node]);
+    }
+    L->chosen[node] = 1;
+    fill_pair(L, idx, n, st, L->pr[node], L->ps[node]);
+}
+
+static void fill_scalar(void *ctx, uint32_t node, const uint32_t *idx, size_t n, double *st)
+{
+    struct tl *L = ctx;
+    (void)node;
+    fill_pair(L, idx, n, st, L->cls, L->o.kind == TL_ABC ? L->base : -1);
+}
+
+static void fill_diag(void *ctx, uint32_t node, const uint32_t *idx, size_t n, double *st)
+{
+    struct tl *L = ctx;
+    (void)node;
+    size_t k = L->k;
+    for (size_t j = 0; j < n; j++) {
+        const double *g = L->req->G + (size_t)idx[j] * k, *h = L->req->H + (size_t)idx[j] * k;
+        for (size_t q = 0; q < k; q++) {
+            st[2 * k * j + 2 * q] = g[q];
+            st[2 * k * j + 2 * q + 1] = h[q];
+        }
+    }
+}
+
+/* ---- leaves ---------------------------------------------------------------- */
+
+static double clamp(double v, double lim)
+{
+    return v > lim ? lim : v < -lim ? -lim : v;
+}
+
+/* Newton value A / B of a leaf for (r, s), clamped. */
+static double leaf_value(const struct tl *L, const uint32_t *idx, size_t n, int r, int s)
+{
+    double A = 0.0, B = 0.0;
+    for (size_t j = 0; j < n; j++) {
+        double a, b;
+        pair_ab(L, idx[j], r, s, &a, &b);
+        A += a;
+        B += b;
+    }
+    if (B == 0.0)
+        B = 1.0;
+    return clamp(A / B, L->o.max_step);
+}
+
+/* The tree of the grower's current shape with this learner's leaf values,
+ * appended to f; its outputs on the training examples are added to out. */
+static void emit_tree(struct tl *L, struct forest *f, size_t nn, double *out)
+{
+    const struct gnode *gn = grow_nodes(L->g);
+    const uint32_t *order = grow_order(L->g);
+    size_t k = L->k, per = L->o.kind == TL_DIAG ? k : L->o.kind == TL_CLASS ? 1 : 2;
+    struct tree *t = forest_add(f, (uint32_t)nn, (uint32_t)(nn * per));
+    uint32_t ne = 0;
+    for (size_t q = 0; q < nn; q++) {
+        struct tnode *tn = &t->node[q];
+        if (gn[q].feat >= 0) {
+            *tn = (struct tnode){gn[q].feat, gn[q].thr, gn[q].left, gn[q].right};
+            continue;
+        }
+        const uint32_t *idx = order + gn[q].lo;
+        size_t n = gn[q].hi - gn[q].lo;
+        uint32_t first = ne;
+        if (L->o.kind == TL_DIAG) {
+            for (size_t c = 0; c < k; c++) {
+                double v = leaf_value(L, idx, n, (int)c, -1);
+                t->ent[ne++] = (struct tentry){(uint32_t)c, v};
+            }
+        } else {
+            int r, s;
+            if (L->o.kind == TL_AOSO) {
+                size_t from = L->chosen[q] ? q : L->o.fixed_pair && L->chosen[0] ? 0 : nn;
+                if (from < nn) {
+                    r = L->pr[from];
+                    s = L->ps[from];
+                } else {
+                    select_pair(L, idx, n, &r, &s);
+                }
+            } else {
+                r = L->cls;
+                s = L->o.kind == TL_ABC ? L->base : -1;
+            }
+            double v = leaf_value(L, idx, n, r, s);
+            if (L->o.kind == TL_CLASS && L->o.kscale)
+                v *= (double)(k - 1) / (double)k;
+            t->ent[ne++] = (struct tentry){(uint32_t)r, v};
+            if (s >= 0)
+                t->ent[ne++] = (struct tentry){(uint32_t)s, -v};
+        }
+        *tn = (struct tnode){-1, 0.0f, first, ne - first};
+        for (size_t j = 0; j < n; j++)
+            for (uint32_t e = first; e < ne; e++)
+                out[(size_t)idx[j] * k + t->ent[e].cls] += t->ent[e].v;
+    }
+    t->nent = ne;
+}
+
+/* ---- one iteration --------------------------------------------------------- */
+
+/* ABC's k - 1 trees against base b into f and out (zeroed first). */
+static void abc_trees(struct tl *L, int b, struct forest *f, double *out)
+{
+    memset(out, 0, L->m * L->k * sizeof *out);
+    L->base = b;
+    struct grow_stats gs = {1, fill_scalar, L};
+    for (size_t c = 0; c < L->k; c++) {
+        if ((int)c == b)
+            continue;
+        L->cls = (int)c;
+        emit_tree(L, f, grow_tree(L->g, &L->o.gp, &gs), out);
+    }
+}
+
+/* The worst class: the largest summed log-loss -log p_iy over its examples,
+ * p_iy = 1 - G_iy for the logistic loss (G = r - p). */
+static int worst_class(const struct tl *L)
+{
+    size_t k = L->k;
+    double *loss = xcalloc(k, sizeof *loss);
+    for (size_t i = 0; i < L->m; i++) {
+        size_t y = (size_t)L->tr->y[i];
+        double p = 1.0 - L->req->G[i * k + y];
+        loss[y] -= log(p > 1e-300 ? p : 1e-300);
+    }
+    int b = 0;
+    for (size_t c = 1; c < k; c++)
+        if (loss[c] > loss[b])
+            b = (int)c;
+    free(loss);
+    return b;
+}
+
+int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result *res,
+           char *err, size_t errcap)
+{
+    size_t m = L->m, k = L->k;
+    if (req->c != k) {
+        snprintf(err, errcap, "tree learners need one column per class (%zu), got %zu: they "
+                 "do not run under an output coding", k, req->c);
+        return -1;
+    }
+    int pairs = L->o.kind == TL_AOSO || L->o.kind == TL_ABC;
+    if (!req->H || (pairs && !req->Hu)) {
+        snprintf(err, errcap, "the request has no Hessian%s (the host must fill it: SDK 1.3)",
+                 pairs ? " off-diagonal part" : "");
+        return -1;
+    }
+    L->req = req;
+    struct forest *f = forest_new(k);
+    memset(res->out, 0, m * k * sizeof *res->out);
+    switch (L->o.kind) {
+    case TL_AOSO: {
+        struct grow_stats gs = {1, fill_aoso, L};
+        memset(L->chosen, 0, 2 * L->o.gp.leaves);
+        emit_tree(L, f, grow_tree(L->g, &L->o.gp, &gs), res->out);
+        break;
+    }
+    case TL_DIAG: {
+        struct grow_stats gs = {k, fill_diag, L};
+        emit_tree(L, f, grow_tree(L->g, &L->o.gp, &gs), res->out);
+        break;
+    }
+    case TL_CLASS: {
+        struct grow_stats gs = {1, fill_scalar, L};
+        for (size_t c = 0; c < k; c++) {
+            L->cls = (int)c;
+            emit_tree(L, f, grow_tree(L->g, &L->o.gp, &gs), res->out);
+        }
+        break;
+    }
+    case TL_ABC:
+        if (L->o.base_worst) {
+            abc_trees(L, worst_class(L), f, res->out);
+            break;
+        }
+        if (!req->trial_loss) {
+            forest_free(f);
+            snprintf(err, errcap, "base = exhaustive needs the host's trial loss (SDK 1.3), "
+                     "which it offers only without an output coding; use base = worst");
+            return -1;
+        }
+        if (!L->out2)
+            L->out2 = xcalloc(m * k, sizeof *L->out2);
+        /* every base class, kept when its true training loss after the
+         * (shrunk) step is strictly the lowest so far */
+        double best = HUGE_VAL;
+        for (size_t b = 0; b < k; b++) {
+            struct forest *cand = forest_new(k);
+            abc_trees(L, (int)b, cand, L->out2);
+            double loss = req->trial_loss(req->trial_ctx, L->out2);
+            if (loss < best || b == 0) {
+                best = loss;
+                forest_free(f);
+                f = cand;
+                memcpy(res->out, L->out2, m * k * sizeof *res->out);
+            } else {
+                forest_free(cand);
+            }
+        }
+        break;
+    }
+    /* the edge of the SDK's contract, <G, h>: for Newton leaves without
+     * clamping twice the second-order model's loss decrease, 0 only when
+     * no tree can make progress */
+    double edge = 0.0;
+    for (size_t q = 0; q < m * k; q++)
+        edge += req->G[q] * res->out[q];
+    res->hyp = f;
+    res->outdim = k;
+    res->edge = edge > 0.0 ? edge : 0.0;
+    res->trees = f->ntrees;
+    return 0;
+}

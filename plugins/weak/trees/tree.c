@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Trees plugin: the forest hypothesis (tree.h): building, prediction and the
+ * one-line text form of model files,
+ *
+ *     forest K T  tree N NODE...  tree N NODE...
+ *     NODE = s FEATURE THRESHOLD LEFT RIGHT  |  l COUNT CLASS VALUE ...
+ *
+ * Children come after their parent (LEFT, RIGHT > the node's index), which
+ * the loader checks, so a loaded tree has no cycles and every walk ends.
+ */
+#include "tree.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) {
+        fputs("trees: out of memory\n", stderr);
+        abort();
+    }
+    return q;
+}
+
+struct forest *forest_new(size_t k)
+{
+    struct forest *f = xrealloc(NULL, sizeof *f);
+    memset(f, 0, sizeof *f);
+    f->k = k;
+    return f;
+}
+
+void forest_truncate(struct forest *f, size_t n)
+{
+    for (size_t j = n; j < f->ntrees; j++) {
+        free(f->t[j].node);
+        free(f->t[j].ent);
+    }
+    if (n < f->ntrees)
+        f->ntrees = n;
+}
+
+void forest_free(struct forest *f)
+{
+    if (!f)
+        return;
+    forest_truncate(f, 0);
+    free(f->t);
+    free(f);
+}
+
+struct tree *forest_add(struct forest *f, uint32_t nnodes, uint32_t nent)
+{
+    if (f->ntrees == f->cap) {
+        f->cap = f->cap ? 2 * f->cap : 4;
+        f->t = xrealloc(f->t, f->cap * sizeof *f->t);
+    }
+    struct tree *t = &f->t[f->ntrees++];
+    t->nnodes = nnodes;
+    t->nent = nent;
+    t->node = xrealloc(NULL, nnodes * sizeof *t->node);
+    t->ent = xrealloc(NULL, nent * sizeof *t->ent);
+    return t;
+}
+
+void forest_predict(const struct forest *f, const struct bl_matrix *X, double *out)
+{
+    size_t m = X->m, k = f->k;
+    memset(out, 0, m * k * sizeof *out);
+    for (size_t j = 0; j < f->ntrees; j++) {
+        const struct tree *t = &f->t[j];
+        for (size_t i = 0; i < m; i++) {
+            const struct tnode *n = t->node;
+            while (n->feat >= 0)
+                n = t->node + (X->x[(size_t)n->feat * m + i] > n->thr ? n->b : n->a);
+            for (uint32_t e = n->a; e < n->a + n->b; e++)
+                out[i * k + t->ent[e].cls] += t->ent[e].v;
+        }
+    }
+}
+
+/* ---- text form ------------------------------------------------------------ */
+
+struct sbuf {
+    char *buf;
+    size_t cap, len;
+};
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = b->len < b->cap ? b->cap - b->len : 0;
+    int n = vsnprintf(room ? b->buf + b->len : NULL, room, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        b->len += (size_t)n;
+}
+
+/* %.9g reads back as the same float, %.17g as the same double. */
+int forest_save(const struct forest *f, char *buf, size_t cap)
+{
+    struct sbuf b = {buf, cap, 0};
+    if (cap)
+        buf[0] = 0;
+    sb_printf(&b, "forest %zu %zu", f->k, f->ntrees);
+    for (size_t j = 0; j < f->ntrees; j++) {
+        const struct tree *t = &f->t[j];
+        sb_printf(&b, "  tree %u", t->nnodes);
+        for (uint32_t q = 0; q < t->nnodes; q++) {
+            const struct tnode *n = &t->node[q];
+            if (n->feat >= 0) {
+                sb_printf(&b, " s %d %.9g %u %u", n->feat, (double)n->thr, n->a, n->b);
+                continue;
+            }
+            sb_printf(&b, " l %u", n->b);
+            for (uint32_t e = n->a; e < n->a + n->b; e++)
+                sb_printf(&b, " %u %.17g", t->ent[e].cls, t->ent[e].v);
+        }
+    }
+    return b.len > (size_t)INT32_MAX ? -1 : (int)b.len;
+}
+
+/* A cursor over the text with the first problem it met. */
+struct rd {
+    const char *p;
+    char *err;
+    size_t errcap;
+    int bad;
+};
+
+static void rd_fail(struct rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void rd_fail(struct rd *r, const char *fmt, ...)
+{
+    if (r->bad)
+        return;
+    r->bad = 1;
+    int n = snprintf(r->err, r->errcap, "trees: ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err + n, r->errcap - (size_t)n, fmt, ap);
+    va_end(ap);
+}
+
+static void skip_ws(struct rd *r)
+{
+    while (*r->p == ' ' || *r->p == '\t')
+        r->p++;
+}
+
+static int rd_word(struct rd *r, const char *w)
+{
+    skip_ws(r);
+    size_t n = strlen(w);
+    if (r->bad || strncmp(r->p, w, n) != 0 || (r->p[n] && r->p[n] != ' ')) {
+        rd_fail(r, "expected '%s' at \"%.20s\"", w, r->p);
+        return -1;
+    }
+    r->p += n;
+    return 0;
+}
+
+static unsigned long rd_uint(struct rd *r, unsigned long max, const char *what)
+{
+    skip_ws(r);
+    if (r->bad)
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(r->p, &end, 10);
+    if (end == r->p || *r->p == '-' || *r->p == '+' || errno || v > max) {
+        rd_fail(r, "%s: expected a whole number <= %lu at \"%.20s\"", what, max, r->p);
+        return 0;
+    }
+    r->p = end;
+    return v;
+}
+
+static double rd_real(struct rd *r, const char *what)
+{
+    skip_ws(r);
+    if (r->bad)
+        return 0;
+    char *end;
+    errno = 0;
+    double v = strtod(r->p, &end);
+    if (end == r->p || !isfinite(v)) {
+        rd_fail(r, "%s: expected a finite number at \"%.20s\"", what, r->p);
+        return 0;
+    }
+    r->p = end;
+    return v;
+}
+
+/* Trees of at most this many nodes / entries per leaf: a guard against
+ * absurd counts in a damaged file, far above any J a user would ask. */
+#define MAX_NODES 1000000ul
+
+static void read_tree(struct rd *r, struct forest *f, size_t d)
+{
+    if (rd_word(r, "tree") < 0)
+        return;
+    uint32_t nn = (uint32_t)rd_uint(r, MAX_NODES, "node count");
+    if (r->bad)
+        return;
+    if (nn == 0) {
+        rd_fail(r, "a tree with no nodes");
+        return;
+    }
+    struct tree *t = forest_add(f, nn, 0);
+    size_t cap = 0;
+    for (uint32_t q = 0; q < nn && !r->bad; q++) {
+        struct tnode *n = &t->node[q];
+        skip_ws(r);
+        if (r->p[0] == 's' && r->p[1] == ' ') {
+            r->p++;
+            n->feat = (int32_t)rd_uint(r, d ? d - 1 : 0, "feature");
+            double thr = rd_real(r, "threshold");
+            n->thr = (float)thr;
+            n->a = (uint32_t)rd_uint(r, nn - 1, "left child");
+            n->b = (uint32_t)rd_uint(r, nn - 1, "right child");
+            if (!r->bad && (n->a <= q || n->b <= q))
+                rd_fail(r, "node %u: a child (%u, %u) must come after its parent", q, n->a, n->b);
+        } else if (r->p[0] == 'l' && r->p[1] == ' ') {
+            r->p++;
+            n->feat = -1;
+            n->b = (uint32_t)rd_uint(r, f->k, "entry count");
+            n->a = t->nent;
+            if (t->nent + n->b > cap) {
+                cap = 2 * (t->nent + n->b);
+                t->ent = xrealloc(t->ent, cap * sizeof *t->ent);
+            }
+            for (uint32_t e = 0; e < n->b && !r->bad; e++) {
+                t->ent[t->nent].cls = (uint32_t)rd_uint(r, f->k - 1, "class");
+                t->ent[t->nent].v = rd_real(r, "leaf value");
+                t->nent++;
+            }
+        } else {
+            rd_fail(r, "expected a node ('s ...' or 'l ...') at \"%.20s\"", r->p);
+        }
+    }
+}
+
+struct forest *forest_load(const char *text, size_t d, char *err, size_t errcap)
+{
+    struct rd r = {text, err, errcap, 0};
+    rd_word(&r, "forest");
+    size_t k = rd_uint(&r, 1u << 20, "classes");
+    size_t nt = rd_uint(&r, MAX_NODES, "tree count");
+    if (!r.bad && k < 2)
+        rd_fail(&r, "a forest needs at least 2 classes, not %zu", k);
+    if (!r.bad && d == 0)
+        rd_fail(&r, "the model's data has no features");
+    if (r.bad)
+        return NULL;
+    struct forest *f = forest_new(k);
+    for (size_t j = 0; j < nt && !r.bad; j++)
+        read_tree(&r, f, d);
+    skip_ws(&r);
+    if (!r.bad && *r.p && *r.p != '\n' && *r.p != '\r')
+        rd_fail(&r, "unexpected text after the last tree: \"%.20s\"", r.p);
+    if (r.bad) {
+        forest_free(f);
+        return NULL;
+    }
+    return f;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Trees plugin: the hypothesis every tree learner of this plugin returns, a
+ * forest of binary trees whose leaves hold sparse class vectors (AOSO: +t for
+ * class r, -t for s; a per-class tree: one class; ABC: class k and its base
+ * b; K-LogitBoost: all k).  The hypothesis' output on x is the sum over the
+ * trees of the vector of the leaf x falls in (outdim k).
+ *
+ * Routing: x goes left iff !(x_f > thr), so NaN goes left, like the quantized
+ * view's bin 0 where missing values sit.
+ */
+#ifndef BL_TREES_TREE_H
+#define BL_TREES_TREE_H
+
+#include <boostlab/data.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A node: internal (feat >= 0; children left, right) or a leaf (feat < 0;
+ * its entries ent[first .. first + count)). */
+struct tnode {
+    int32_t feat;
+    float thr;
+    uint32_t a, b;  /* internal: left, right child; leaf: first, count */
+};
+
+struct tentry {
+    uint32_t cls;
+    double v;
+};
+
+struct tree {
+    uint32_t nnodes, nent;
+    struct tnode *node;   /* node 0 is the root */
+    struct tentry *ent;
+};
+
+struct forest {
+    size_t k, ntrees, cap;
+    struct tree *t;
+};
+
+struct forest *forest_new(size_t k);
+void forest_free(struct forest *f);
+/* Append an empty tree with room for nnodes nodes and nent entries. */
+struct tree *forest_add(struct forest *f, uint32_t nnodes, uint32_t nent);
+/* Drop trees from index n on. */
+void forest_truncate(struct forest *f, size_t n);
+
+/* out (X->m x k) = the forest's outputs. */
+void forest_predict(const struct forest *f, const struct bl_matrix *X, double *out);
+
+/* One line of text (snprintf-style length); parse it back, NULL with err. */
+int forest_save(const struct forest *f, char *buf, size_t cap);
+struct forest *forest_load(const char *text, size_t d, char *err, size_t errcap);
+
+#endif
