@@ -36,7 +36,7 @@ void bl_run_result_from(const bl_curve *c, bl_run_result *r)
     r->iterations = c->n;
     r->stop = (int)c->stop;
     r->stopped_early = c->stop != BL_STOP_BUDGET;
-    r->trees = c->n && c->trees ? c->trees[c->n - 1] : 0;
+    r->trees = !c->n ? 0 : c->trees ? c->trees[c->n - 1] : c->n; /* no count: one per iteration */
     if (c->n) {
         r->test_err = c->test_err[c->n - 1];
         r->train_err = c->train_err[c->n - 1];

@@ -157,7 +157,7 @@ const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h) { 
 C
 if "$CC" -shared -fPIC -I"$SRC/include" "$TMP/task.c" -o "$TMP/task.so" 2>"$TMP/cc.err" &&
    "$CC" -shared -fPIC -I"$SRC/include" "$TMP/crash.c" -o "$TMP/crash.so" 2>>"$TMP/cc.err"; then
-  expect_fail 1 "structured-task role is reserved in SDK 1\.2: it has no contract yet" -- \
+  expect_fail 1 "structured-task role is reserved in SDK 1\.3: it has no contract yet" -- \
     "$BL" check-plugin "$TMP/task.so"
   grep -q "role 6 (task), which this host does not run" "$TMP/err" || fail "task: the loader's message is missing"
   # (in the sanitizer build, ASan would catch the SEGV itself, report it as

@@ -183,11 +183,11 @@ Test(store, creates_schema_and_reopens)
     char *ver = raw_text(db, "SELECT value FROM meta WHERE key = 'schema'");
     char *mode = raw_text(db, "PRAGMA journal_mode");
     cr_assert_str_eq(app, "boostlab");
-    cr_assert_str_eq(ver, "1");
+    cr_assert_str_eq(ver, "2");
     cr_assert_str_eq(mode, "wal");
     cr_assert_eq(raw_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
                              "name IN ('meta', 'runs', 'curves')"), 3);
-    cr_assert_eq(raw_int(db, "SELECT count(*) FROM pragma_table_info('runs')"), 31);
+    cr_assert_eq(raw_int(db, "SELECT count(*) FROM pragma_table_info('runs')"), 32);
     free(app);
     free(ver);
     free(mode);
@@ -487,14 +487,14 @@ Test(store, export_csv)
     char *out = export(s, 0, 0, NULL);
     cr_assert_str_eq(out, "experiment,data,data_hash,algo,algo_hash,split_seed,rep,recipe,sweep,"
                           "host,threads,m_train,m_test,k,d,started,finished,iterations,"
-                          "stopped_early,test_err,train_err,train_loss,t_weak,t_coef,t_book,"
+                          "stopped_early,trees,test_err,train_err,train_loss,t_weak,t_coef,t_book,"
                           "t_total,params\n");
     free(out);
     commit_odd(s);
     out = export(s, 0, 0, NULL);
     cr_assert(strstr(out, "\ne,\"d,1\",fedcba9876543210,\"a\"\"b\",8000000000000001,"
                           "ffffffffffffffff,0,r,\"a=1,b=2\",\"node, \"\"7\"\"\",1,5,2,2,3,"
-                          "100.500,200.250,3,0,,"),
+                          "100.500,200.250,3,0,3,,"),
               "%s", out);
     cr_assert(strstr(out, ",\"line1\n\"\"q\"\"\x01\\\"\n"), "%s", out);
     free(out);
@@ -503,7 +503,7 @@ Test(store, export_csv)
     cr_assert_eq(count_lines(out), 4, "%s", out);
     static const char head[] = "experiment,data,data_hash,algo,algo_hash,split_seed,rep,"
                                "iteration,train_loss,train_err,test_err,edge,solver_iters,"
-                               "t_weak,t_coef,t_book\n";
+                               "t_weak,t_coef,t_book,trees\n";
     cr_assert(!strncmp(out, head, strlen(head)), "%s", out);
     cr_assert(strstr(out, "\ne,\"d,1\",fedcba9876543210,\"a\"\"b\",8000000000000001,"
                           "ffffffffffffffff,0,1,"), "%s", out);
@@ -628,11 +628,45 @@ Test(store, refuses_other_schema_version)
 {
     bl_store *s = open_store();
     bl_store_close(s);
-    raw_exec(dbpath, "UPDATE meta SET value = '2' WHERE key = 'schema'");
-    assert_refused("schema version 2");
+    raw_exec(dbpath, "UPDATE meta SET value = '3' WHERE key = 'schema'");
+    assert_refused("schema version 3");
     bl_error err;
     cr_assert_eq(bl_store_open(dbpath, &s, &err), -1);
-    cr_assert(strstr(err.msg, "version 2"), "%s", err.msg);
+    cr_assert(strstr(err.msg, "version 3"), "%s", err.msg);
+}
+
+/* A schema-1 store (before tree counts): read-only opens refuse it with the
+ * way out, a writer upgrades it in place and keeps its runs, whose tree
+ * counts read back as one per iteration. */
+Test(store, upgrades_schema_1)
+{
+    bl_store *s = open_store();
+    bl_run_key k = key_of("e", "d", "a", 0);
+    commit(s, &k, "", 4, 1);
+    bl_store_close(s);
+    raw_exec(dbpath, "ALTER TABLE runs DROP COLUMN trees; ALTER TABLE curves DROP COLUMN trees;"
+                     " UPDATE meta SET value = '1' WHERE key = 'schema'");
+    bl_error err;
+    cr_assert_eq(bl_store_open_ro(dbpath, &s, &err), -1);
+    cr_assert(strstr(err.msg, "schema version 1") && strstr(err.msg, "boostlab run"), "%s",
+              err.msg);
+    cr_assert_eq(bl_store_open(dbpath, &s, &err), 0, "%s", err.msg);
+    bl_store_row row;
+    cr_assert_eq(bl_store_get(s, &k, &row, &err), 1, "%s", err.msg);
+    cr_assert_eq(row.res.trees, 4);
+    bl_curve c;
+    cr_assert_eq(bl_store_curve(s, row.id, &c, &err), 0, "%s", err.msg);
+    cr_assert_eq(c.n, 4);
+    for (size_t j = 0; j < c.n; j++)
+        cr_assert_eq(c.trees[j], j + 1);
+    bl_curve_free(&c);
+    bl_store_row_free(&row);
+    bl_store_close(s);
+    sqlite3 *db = raw_open(dbpath);
+    char *ver = raw_text(db, "SELECT value FROM meta WHERE key = 'schema'");
+    cr_assert_str_eq(ver, "2");
+    free(ver);
+    sqlite3_close(db);
 }
 
 /* ---- read-only access --------------------------------------------------- */
