@@ -34,6 +34,9 @@ static const char *const run_help =
     "  -j, --jobs N        runs at once, each in its own process (default 1)\n"
     "  -t, --threads N     threads per run (default: the experiment's, else the\n"
     "                      cores divided among the jobs or the MPI ranks of a node)\n"
+    "  -d, --data GLOBS    only the data sets these comma-separated globs name\n"
+    "                      (e.g. 'pendigits,opt*'); the rest can run later\n"
+    "  -a, --algorithm GLOBS  only these algorithms (e.g. 'aoso*')\n"
     "  -n, --check         validate the experiment and its files, run nothing\n"
     "  -q, --quiet         no progress on stderr\n"
     "  -v, --verbose       more messages from plugins (repeat for debug)\n"
@@ -49,6 +52,7 @@ typedef struct {
     bl_store *store;            /* opened at the first commit: see cmd_run */
     const char *store_path;
     char host[256];
+    const char *only_data, *only_algo; /* --data, --algorithm, or NULL */
 } run_ctx;
 
 static int write_resolved(const bl_experiment *ex, const char *dir, bl_error *err)
@@ -126,7 +130,7 @@ static void on_failed(void *user, int w, const bl_job *j, const char *msg)
  * consecutive jobs share their data; those in the store are filled into the
  * summary and left out of *todo. */
 static int plan(run_ctx *c, bl_job **todo, size_t *ntodo, size_t *iters, size_t *skipped,
-                bl_error *err)
+                size_t *left_out, bl_error *err)
 {
     const bl_experiment *ex = &c->ex;
     size_t n = ex->nalgo * (size_t)bl_max_repeats(ex) * ex->ndata;
@@ -134,12 +138,20 @@ static int plan(run_ctx *c, bl_job **todo, size_t *ntodo, size_t *iters, size_t 
     *ntodo = 0;
     *iters = 0;
     *skipped = 0;
+    *left_out = 0;
     for (size_t d = 0; d < ex->ndata; d++)
         for (int r = 0; r < bl_data_repeats(ex, d); r++)
             for (size_t a = 0; a < ex->nalgo; a++) {
                 bl_job j = {d, a, r};
                 if (bl_algo_skips(&ex->algo[a], &ex->data[d])) {
                     (*skipped)++;
+                    continue;
+                }
+                const bl_data_spec *ds = &ex->data[d];
+                const bl_algo_spec *as = &ex->algo[a];
+                if ((c->only_data && !bl_globs_match(c->only_data, ds->name, ds->base)) ||
+                    (c->only_algo && !bl_globs_match(c->only_algo, as->name, as->base))) {
+                    (*left_out)++;
                     continue;
                 }
                 bl_run_key key;
@@ -156,6 +168,26 @@ static int plan(run_ctx *c, bl_job **todo, size_t *ntodo, size_t *iters, size_t 
                 (*todo)[(*ntodo)++] = j;
                 *iters += (size_t)bl_job_iterations(ex, &j);
             }
+    return 0;
+}
+
+/* --data / --algorithm must name something: a typo would otherwise run
+ * nothing and look like success. */
+static int check_filters(const run_ctx *c, bl_error *err)
+{
+    const bl_experiment *ex = &c->ex;
+    int hit = !c->only_data;
+    for (size_t d = 0; d < ex->ndata && !hit; d++)
+        hit = bl_globs_match(c->only_data, ex->data[d].name, ex->data[d].base);
+    if (!hit)
+        return bl_errf(err, "--data '%s' names none of the experiment's data sets",
+                       c->only_data);
+    hit = !c->only_algo;
+    for (size_t a = 0; a < ex->nalgo && !hit; a++)
+        hit = bl_globs_match(c->only_algo, ex->algo[a].name, ex->algo[a].base);
+    if (!hit)
+        return bl_errf(err, "--algorithm '%s' names none of the experiment's algorithms",
+                       c->only_algo);
     return 0;
 }
 
@@ -187,17 +219,21 @@ int cmd_run(int argc, char **argv)
                                          {"jobs", required_argument, 0, 'j'},
                                          {"threads", required_argument, 0, 't'},
                                          {"check", no_argument, 0, 'n'},
+                                         {"data", required_argument, 0, 'd'},
+                                         {"algorithm", required_argument, 0, 'a'},
                                          {"quiet", no_argument, 0, 'q'},
                                          {"verbose", no_argument, 0, 'v'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    const char *output = NULL;
+    const char *output = NULL, *only_data = NULL, *only_algo = NULL;
     int threads = 0, jobs = 1, check = 0, quiet = 0, o;
     optind = 1;
     opterr = 0;
-    while ((o = getopt_long(argc, argv, ":o:j:t:nqvh", opts, NULL)) != -1) {
+    while ((o = getopt_long(argc, argv, ":o:j:t:d:a:nqvh", opts, NULL)) != -1) {
         switch (o) {
         case 'o': output = optarg; break;
+        case 'd': only_data = optarg; break;
+        case 'a': only_algo = optarg; break;
         case 'j':
             if (parse_count("jobs", optarg, &jobs))
                 return BL_EXIT_USAGE;
@@ -272,11 +308,15 @@ int cmd_run(int argc, char **argv)
     char *outdir = bl_strdup(output ? output : c.ex.output);
     char *store_path = bl_path_join(outdir, "results.sqlite");
     size_t runs = grid_runs(&c.ex), ntodo = 0, iters = 0;
-    size_t skipped = 0;
+    size_t skipped = 0, left_out = 0;
     bl_job *todo = NULL;
+    c.only_data = only_data;
+    c.only_algo = only_algo;
     bl_summary_init(&c.sum, &c.ex, outdir);
-    /* fail on an unwritable output folder before any work is spent */
-    rc = bl_mkdirs(outdir, &err);
+    /* fail on a bad filter or an unwritable output folder before any work */
+    rc = check_filters(&c, &err);
+    if (rc == 0)
+        rc = bl_mkdirs(outdir, &err);
     if (rc == 0 && bl_clean_stale_tmp(outdir) && !quiet)
         fprintf(stderr, "boostlab: removed temporary files left in %s by an interrupted run\n",
                 outdir);
@@ -285,8 +325,8 @@ int cmd_run(int argc, char **argv)
     if (rc == 0)
         rc = bl_store_open(store_path, &c.store, &err);
     if (rc == 0)
-        rc = plan(&c, &todo, &ntodo, &iters, &skipped, &err);
-    runs -= skipped;
+        rc = plan(&c, &todo, &ntodo, &iters, &skipped, &left_out, &err);
+    runs -= skipped + left_out;
     /* Closed while the workers are forked (a connection must not cross a
      * fork); the first commit opens it again. */
     int planned = rc == 0;
@@ -301,6 +341,8 @@ int cmd_run(int argc, char **argv)
                 c.ex.name, runs, c.ex.ndata, c.ex.nalgo, c.ex.repeats);
         if (skipped)
             fprintf(stderr, ", less %zu skipped by skip_data", skipped);
+        if (left_out)
+            fprintf(stderr, ", less %zu left out by --data/--algorithm", left_out);
         fputc(')', stderr);
         if (runs > ntodo)
             fprintf(stderr, ", %zu already in the store", runs - ntodo);

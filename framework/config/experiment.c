@@ -868,16 +868,19 @@ int bl_max_repeats(const bl_experiment *ex)
     return r;
 }
 
-int bl_algo_skips(const bl_algo_spec *a, const bl_data_spec *d)
+int bl_globs_match(const char *globs, const char *name, const char *base)
 {
-    if (!a->skip_data)
-        return 0;
-    char *list = bl_strdup(a->skip_data), *save = NULL;
+    char *list = bl_strdup(globs), *save = NULL;
     int hit = 0;
     for (char *g = strtok_r(list, ", ", &save); g && !hit; g = strtok_r(NULL, ", ", &save))
-        hit = fnmatch(g, d->name, 0) == 0 || (d->base && fnmatch(g, d->base, 0) == 0);
+        hit = fnmatch(g, name, 0) == 0 || (base && fnmatch(g, base, 0) == 0);
     free(list);
     return hit;
+}
+
+int bl_algo_skips(const bl_algo_spec *a, const bl_data_spec *d)
+{
+    return a->skip_data && bl_globs_match(a->skip_data, d->name, d->base);
 }
 
 void bl_experiment_free(bl_experiment *ex)

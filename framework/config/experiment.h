@@ -119,6 +119,9 @@ int bl_data_repeats(const bl_experiment *ex, size_t d);
 int bl_max_repeats(const bl_experiment *ex);
 /* Nonzero when algorithm a is not run on data set d (its skip_data). */
 int bl_algo_skips(const bl_algo_spec *a, const bl_data_spec *d);
+/* Does name (or base, the name of its sweep section, when not NULL) match
+ * one of the comma- or space-separated shell globs? */
+int bl_globs_match(const char *globs, const char *name, const char *base);
 
 /* Write the fully resolved experiment (every parameter) as INI. */
 void bl_experiment_write(const bl_experiment *ex, FILE *f);

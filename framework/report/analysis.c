@@ -414,6 +414,7 @@ int bl_rexp_paper(bl_rexp *e, const char *path, const char *table, size_t *match
 void bl_rcurve_free(bl_rcurve *c)
 {
     free(c->iter);
+    free(c->trees);
     free(c->err);
     free(c->err_lo);
     free(c->err_hi);
@@ -453,6 +454,12 @@ int bl_rcell_curve(bl_store *s, const bl_rcell *c, int train, bl_rcurve *out, bl
         out->runs = got;
         size_t m = n ? n : 1;
         out->iter = bl_xmalloc(m * sizeof *out->iter);
+        out->trees = bl_xmalloc(m * sizeof *out->trees);
+        out->trees_per_iter = 0;
+        for (size_t r = 0; r < got; r++)
+            out->trees_per_iter += cv[r].n && cv[r].trees
+                                       ? (double)cv[r].trees[cv[r].n - 1] / (double)cv[r].n : 1.0;
+        out->trees_per_iter = got ? out->trees_per_iter / (double)got : 1.0;
         out->err = bl_xmalloc(m * sizeof *out->err);
         out->err_lo = bl_xmalloc(m * sizeof *out->err_lo);
         out->err_hi = bl_xmalloc(m * sizeof *out->err_hi);
@@ -465,6 +472,7 @@ int bl_rcell_curve(bl_store *s, const bl_rcell *c, int train, bl_rcurve *out, bl
         double *cum = bl_xcalloc(got ? got : 1, sizeof *cum);
         for (size_t i = 0; i < n; i++) {
             out->iter[i] = (double)(i + 1);
+            out->trees[i] = (double)(i + 1) * out->trees_per_iter;
             for (size_t r = 0; r < got; r++)
                 v[r] = 100 * at(&cv[r], i, train);
             double mu, sd;

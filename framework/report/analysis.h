@@ -94,6 +94,9 @@ int bl_rexp_paper(bl_rexp *e, const char *path, const char *table, size_t *match
 typedef struct bl_rcurve {
     size_t n;
     double *iter;                  /* 1..n */
+    double *trees;                 /* trees added by iteration 1..n (the runs'
+                                      mean trees per iteration times i) */
+    double trees_per_iter;         /* that mean: 1 for most algorithms */
     double *err, *err_lo, *err_hi; /* error %, mean and mean -+ std */
     double *tc, *tc_lo, *tc_hi;    /* cumulative coefficient-step seconds */
     size_t runs, carried;          /* runs averaged, runs carried forward */

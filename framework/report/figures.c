@@ -134,12 +134,16 @@ static int curve_plots(bl_store *s, const bl_rexp *e, size_t d, const bl_fig_opt
     bl_series *se = bl_xcalloc(e->na, sizeof *se), *st = bl_xcalloc(e->na, sizeof *st);
     int rc = 0;
     size_t carried = 0;
+    int by_trees = 0; /* LogitBoost's kin add k or k-1 trees per iteration */
     for (size_t a = 0; a < e->na && rc == 0; a++) {
         rc = bl_rcell_curve(s, bl_rexp_cell(e, d, a), train, &cv[a], err);
         carried += cv[a].carried;
+        by_trees |= rc == 0 && cv[a].runs && cv[a].trees_per_iter != 1.0;
+    }
+    for (size_t a = 0; a < e->na && rc == 0; a++) {
         /* the std band only means something with two repeats or more */
         int band = cv[a].runs >= 2;
-        se[a] = (bl_series){e->algo[a], cv[a].n, cv[a].iter, cv[a].err,
+        se[a] = (bl_series){e->algo[a], cv[a].n, by_trees ? cv[a].trees : cv[a].iter, cv[a].err,
                             band ? cv[a].err_lo : NULL, band ? cv[a].err_hi : NULL, 0};
         st[a] = (bl_series){e->algo[a], cv[a].n, cv[a].iter, cv[a].tc,
                             band ? cv[a].tc_lo : NULL, band ? cv[a].tc_hi : NULL, 0};
@@ -148,10 +152,11 @@ static int curve_plots(bl_store *s, const bl_rexp *e, size_t d, const bl_fig_opt
         const char *what = train ? "training error" : "test error";
         char *title = bl_strfmt("%s: %s (mean \xc2\xb1 1 std over repeats)", e->data[d], what);
         char *ylabel = bl_strfmt("%s %%", what);
-        bl_lineplot p = {title, "iterations", ylabel, 1, 0, se, e->na};
+        const char *x = by_trees ? "trees added" : "iterations";
+        bl_lineplot p = {title, x, ylabel, 1, 0, se, e->na};
         line_fig(fs, o, &p, bl_strfmt("%serr-%s", o->prefix, e->data[d]), BL_FIG_ERR, (long)d,
-                 bl_strfmt("%s: %s vs iterations (mean \xc2\xb1 1 std over repeats%s)",
-                           e->data[d], what, train ? "; no test part" : ""));
+                 bl_strfmt("%s: %s vs %s (mean \xc2\xb1 1 std over repeats%s)", e->data[d], what,
+                           x, train ? "; no test part" : ""));
         free(title);
         free(ylabel);
 

@@ -65,11 +65,12 @@ int bl_ztest_errors(double e1, double n1, double e2, double n2, bl_ztest *out)
     out->p1 = e1 / n1;
     out->p2 = e2 / n2;
     out->pooled = (e1 + e2) / (n1 + n2);
-    /* Pooled variance: under H0 both algorithms share one error rate. */
-    double var = out->pooled * (1 - out->pooled) * (1 / n1 + 1 / n2);
-    if (!(var > 0)) {
-        out->z = 0;
-        out->p = 1;
+    /* Each rate's own binomial variance (not the pooled one): the formula
+     * that reproduces every p-value of Sun et al.'s Table 3 (spec §6.5). */
+    double var = out->p1 * (1 - out->p1) / n1 + out->p2 * (1 - out->p2) / n2;
+    if (!(var > 0)) { /* both rates 0 or 1 */
+        out->z = out->p1 == out->p2 ? 0 : out->p2 > out->p1 ? HUGE_VAL : -HUGE_VAL;
+        out->p = out->p2 > out->p1 ? 0 : 1;
         return 0;
     }
     out->z = (out->p2 - out->p1) / sqrt(var);

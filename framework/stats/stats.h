@@ -83,8 +83,8 @@ int bl_paired_t(const double *a, const double *b, size_t n, bl_ttest *out);
 
 typedef struct bl_ztest {
     double p1, p2;   /* error rates e1/n1, e2/n2 */
-    double pooled;   /* (e1 + e2) / (n1 + n2) */
-    double z;        /* (p2 - p1) / sqrt(pooled (1 - pooled) (1/n1 + 1/n2)) */
+    double pooled;   /* (e1 + e2) / (n1 + n2), for reference */
+    double z;        /* (p2 - p1) / sqrt(p1 (1 - p1) / n1 + p2 (1 - p2) / n2) */
     double p;        /* one-sided p for H1: p1 < p2, i.e. 1 - Phi(z) */
 } bl_ztest;
 
@@ -92,9 +92,10 @@ typedef struct bl_ztest {
  * AOSO-LogitBoost paper: algorithm 1 made e1 errors out of n1 test
  * examples, algorithm 2 e2 out of n2; H1 is that algorithm 1 has the lower
  * error rate (swap the arguments for the other direction).  Counts may be
- * fractional (averaged over runs).  Needs n1, n2 > 0 and 0 <= e <= n.  When
- * the pooled rate is 0 or 1 both rates are equal and there is no variance:
- * z = 0 and p = 1 (no evidence either way). */
+ * fractional (averaged over runs).  Needs n1, n2 > 0 and 0 <= e <= n.  The
+ * variance is each rate's own (unpooled), the paper's formula.  When both
+ * rates are 0 or 1 there is no variance: equal rates give z = 0 and p = 1
+ * (no evidence either way), different ones z = +-inf and p = 0 or 1. */
 int bl_ztest_errors(double e1, double n1, double e2, double n2, bl_ztest *out);
 
 /* ---- Friedman test and Nemenyi post-hoc (friedman.c) -------------------- */

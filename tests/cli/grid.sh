@@ -176,6 +176,18 @@ else
   echo "note: no C compiler ($CC): the worker-crash check is skipped: $(head -c 200 "$TMP/cc.err")"
 fi
 
+# --data / --algorithm run part of a grid; the rest runs later from the store
+"$BL" run --quiet --data 'letter*' --algorithm 'exp*' --output "$TMP/part" "$TMP/grid.ini" \
+  >/dev/null 2>"$TMP/ep" || fail "partial run: $(cat "$TMP/ep")"
+n=$("$BL" results --format csv "$TMP/part" |
+    python3 -c 'import csv, sys; print(sum(1 for _ in csv.DictReader(sys.stdin)))')
+[[ $n -eq 12 ]] || fail "--data 'letter*' --algorithm 'exp*' ran $n runs, expected 12"
+"$BL" run --output "$TMP/part" "$TMP/grid.ini" >/dev/null 2>"$TMP/ep2" || fail "rest of the grid"
+grep -q "27 runs .*12 already in the store" "$TMP/ep2" || fail "rest of the grid: $(head -2 "$TMP/ep2")"
+expect_fail 1 "--data 'nosuch' names none of the experiment's data sets" -- \
+  "$BL" run --data nosuch --output "$TMP/none" "$TMP/grid.ini"
+[[ ! -e $TMP/none ]] || fail "a filter that names nothing created the output folder"
+
 # bad sweeps are refused with file and line
 printf '[data iris]\nfile = %s/data/iris.csv\n[algorithm a]\nrecipe = mcboost-exp\nnu = {1e-3,\n' "$SRC" >"$TMP/bad.ini"
 expect_fail 1 "bad.ini:5: \[algorithm a\] nu: .*missing '}'" -- "$BL" run --check "$TMP/bad.ini"

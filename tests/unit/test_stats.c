@@ -306,31 +306,41 @@ Test(ptests, paired_t_zero_variance)
 
 Test(ptests, ztest_errors)
 {
-    /* 20/200 vs 35/200: pooled 55/400, z = 0.075 / sqrt(.1375 .8625 / 100). */
+    /* 20/200 vs 35/200: z = 0.075 / sqrt((.1 .9 + .175 .825) / 200). */
     bl_ztest z;
     cr_assert_eq(bl_ztest_errors(20, 200, 35, 200, &z), 0);
-    double pp = 55.0 / 400, zz = 0.075 / sqrt(pp * (1 - pp) * (2.0 / 200));
+    double zz = 0.075 / sqrt((0.1 * 0.9 + 0.175 * 0.825) / 200);
     cr_assert_float_eq(z.p1, 0.1, 1e-15);
     cr_assert_float_eq(z.p2, 0.175, 1e-15);
-    cr_assert_float_eq(z.pooled, pp, 1e-15);
+    cr_assert_float_eq(z.pooled, 55.0 / 400, 1e-15);
     cr_assert_float_eq(z.z, zz, 1e-12);
-    cr_assert_float_eq(z.z, 2.17786, 1e-5);
     cr_assert_float_eq(z.p, 0.5 * erfc(zz / sqrt(2.0)), 1e-12);
-    cr_assert_float_eq(z.p, 0.0147082, 1e-6);
     /* Other direction: same |z|, complementary p. */
     cr_assert_eq(bl_ztest_errors(35, 200, 20, 200, &z), 0);
     cr_assert_float_eq(z.z, -zz, 1e-12);
-    cr_assert_float_eq(z.p, 1 - 0.0147082, 1e-6);
+    cr_assert_float_eq(z.p, 1 - 0.5 * erfc(zz / sqrt(2.0)), 1e-12);
     /* Unequal test-set sizes. */
     cr_assert_eq(bl_ztest_errors(10, 100, 30, 150, &z), 0);
-    pp = 40.0 / 250;
-    cr_assert_float_eq(z.z, 0.1 / sqrt(pp * (1 - pp) * (1.0 / 100 + 1.0 / 150)), 1e-12);
-    /* No variance: no evidence. */
+    cr_assert_float_eq(z.z, 0.1 / sqrt(0.1 * 0.9 / 100 + 0.2 * 0.8 / 150), 1e-12);
+    /* The p-values of Sun, Reid & Zhou's Table 3 (AOSO errors first, ABC
+     * second, same test set), printed to 4 decimals. */
+    static const double t3[][4] = {
+        {92, 89, 4000, 0.5892},     {1862, 2034, 18000, 0.0018}, {83, 100, 3498, 0.1014},
+        {38, 55, 1797, 0.0370},     {1948, 2102, 60000, 0.0069}, {991, 1055, 16000, 0.0718},
+        {31399, 37345, 500000, 0.0000}, {99, 96, 2007, 0.5872}};
+    for (size_t j = 0; j < sizeof t3 / sizeof t3[0]; j++) {
+        cr_assert_eq(bl_ztest_errors(t3[j][0], t3[j][2], t3[j][1], t3[j][2], &z), 0);
+        cr_assert(fabs(z.p - t3[j][3]) <= 0.00005, "Table 3 row %zu: p %.5f, paper %.4f", j, z.p,
+                  t3[j][3]);
+    }
+    /* No variance: equal rates, no evidence; different ones, certainty. */
     cr_assert_eq(bl_ztest_errors(0, 100, 0, 50, &z), 0);
     cr_assert_float_eq(z.z, 0, 0);
     cr_assert_float_eq(z.p, 1, 0);
     cr_assert_eq(bl_ztest_errors(100, 100, 50, 50, &z), 0);
     cr_assert_float_eq(z.p, 1, 0);
+    cr_assert_eq(bl_ztest_errors(0, 100, 50, 50, &z), 0);
+    cr_assert_float_eq(z.p, 0, 0);
     cr_assert_eq(bl_ztest_errors(1, 0, 1, 10, &z), -1);
     cr_assert_eq(bl_ztest_errors(11, 10, 1, 10, &z), -1);
     cr_assert_eq(bl_ztest_errors(-1, 10, 1, 10, &z), -1);
