@@ -12,8 +12,9 @@
  * pair or base-class choice.  L >= 0 and has no invariance to adding a
  * constant to a row, so the class scores are not sum-to-zero.
  *
- * Finite for any finite F: the exponent is capped at 700 (exp(700) ~ 1e304),
- * far beyond any score boosting with clamped leaves reaches.
+ * Finite for any finite F: each exponent is capped at 700 - log(m k), so
+ * that even the sum of all m k terms stays below ~1e304; that is far beyond
+ * any score boosting with clamped leaves reaches.
  *
  * Threads (OpenMP, host->threads), bit-identical whatever their number: the
  * fixed chunks of boostlab/parallel.h.
@@ -53,6 +54,7 @@ struct kl_ctx {
     size_t k;
     const double *F;
     double *grad, *hess;
+    double cap; /* largest exponent used */
 };
 
 static double kl_rows(void *ctx, size_t i0, size_t i1)
@@ -65,7 +67,7 @@ static double kl_rows(void *ctx, size_t i0, size_t i1)
         size_t yi = (size_t)c->y[i];
         double s = 0.0;
         for (size_t r = 0; r < k; r++) {
-            double p = exp(fmin(Fi[r] - 1.0, 700.0));
+            double p = exp(fmin(Fi[r] - 1.0, c->cap));
             s += p;
             if (c->grad)
                 c->grad[i * k + r] = p - (r == yi);
@@ -81,7 +83,7 @@ static double kl_eval(void *self, const int *y, size_t m, size_t k, const double
                       double *grad)
 {
     const struct kl *L = self;
-    struct kl_ctx ctx = {y, k, F, grad, NULL};
+    struct kl_ctx ctx = {y, k, F, grad, NULL, 700.0 - log((double)(m * k) + 1.0)};
     return m ? bl_chunked_sum(m, L->nthreads, kl_rows, &ctx) : 0.0;
 }
 
@@ -92,7 +94,7 @@ static int kl_hessian(void *self, const int *y, size_t m, size_t k, const double
     const struct kl *L = self;
     if (form != BL_HESS_DIAG && form != BL_HESS_DIAG_RANK1)
         return -1;
-    struct kl_ctx ctx = {y, k, F, NULL, out};
+    struct kl_ctx ctx = {y, k, F, NULL, out, 700.0 - log((double)(m * k) + 1.0)};
     if (m)
         bl_chunked_sum(m, L->nthreads, kl_rows, &ctx);
     if (form == BL_HESS_DIAG_RANK1) /* no off-diagonal part */

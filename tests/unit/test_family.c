@@ -23,7 +23,11 @@
  *     class scores, iteration by iteration), the 3-column code for k = 3,
  *     the dagger refusal for k = 14, a model file round trip, the refusal
  *     of a changing code, per-column coefficients (lbfgsb-row, lbfgsb-tc),
- *     and a 1.1 loss descriptor never being run in code space.
+ *     and a 1.1 loss descriptor never being run in code space;
+ *   - the LogitBoost family's losses (SDK 1.3): klogit against finite
+ *     differences, at F = 0 and in closed form, its extremes and threads;
+ *     the BL_HESS_DIAG_RANK1 forms of klogit (u = 0) and softmax (u = p,
+ *     H 1 = 0, normalize).
  */
 #include <criterion/criterion.h>
 #include "testutil.h"
@@ -1474,4 +1478,151 @@ Test(moeng, sdk_1_1_loss_stays_in_class_space)
     bl_model_free(&ma), bl_model_free(&mb);
     bl_algo_free(&a), bl_algo_free(&b);
     mo_release(&p);
+}
+
+/* ---- klogit and the rank-one Hessian form (SDK 1.3) ------------------------
+ * The losses of the LogitBoost family's tree learners (spec
+ * aoso-logitboost.md §1.3, §3.2): klogit's derivatives, value at 0, its
+ * diagonal-only BL_HESS_DIAG_RANK1 form; softmax's rank-one form, whose
+ * full Hessian diag(h) - u u^T (off the diagonal) annihilates 1. */
+
+static struct lossinst open_klogit(void) { return open_loss("plugins/loss/klogit", "klogit"); }
+
+/* Scales up to 300 keep exp(F - 1) below the 700 cap (exp(299) ~ 1e130),
+ * and the tolerances of check_derivatives scale with the value. */
+Test(klogit, derivatives_fd) { struct lossinst L = open_klogit(); check_derivatives(L, 5, 0); L.ops->destroy(L.self); }
+
+/* L(0) = m k / e and -grad = [r = y] - 1/e. */
+static double w_klogit(int y, size_t k, size_t r) { (void)k; return ((int)r == y ? 1.0 : 0.0) - exp(-1.0); }
+static double v_klogit(size_t m, size_t k) { return (double)(m * k) / exp(1.0); }
+
+Test(klogit, at_zero) { struct lossinst L = open_klogit(); check_zero(L, w_klogit, v_klogit); L.ops->destroy(L.self); }
+
+/* The closed form at random F, value and Hessian diagonal p = exp(F - 1). */
+Test(klogit, closed_form)
+{
+    struct lossinst L = open_klogit();
+    size_t m = 23, k = 6, n = m * k;
+    int y[23];
+    double F[23 * 6], g[23 * 6], H[23 * 6];
+    rng_seed(31);
+    random_problem(m, k, 3.0, y, F);
+    double want = 0.0;
+    for (size_t i = 0; i < m; i++) {
+        for (size_t r = 0; r < k; r++)
+            want += exp(F[i * k + r] - 1.0);
+        want -= F[i * k + (size_t)y[i]];
+    }
+    double f = L.ops->eval(L.self, y, m, k, F, g);
+    cr_assert(fabs(f - want) <= 1e-13 * fabs(want), "value %.17g, want %.17g", f, want);
+    cr_assert_eq(L.ops->hessian(L.self, y, m, k, F, BL_HESS_DIAG, H), 0);
+    for (size_t j = 0; j < n; j++) {
+        double p = exp(F[j] - 1.0);
+        cr_assert(fabs(H[j] - p) <= 1e-15 * p, "hess %.17g, want %.17g", H[j], p);
+        cr_assert(fabs(g[j] - (p - ((int)(j % k) == y[j / k] ? 1.0 : 0.0))) <= 1e-15 * (1 + p));
+    }
+    L.ops->destroy(L.self);
+}
+
+/* The documented cap keeps everything finite (loss.h: finite for any finite
+ * F), also summed over many examples at the cap. */
+Test(klogit, extremes_finite) { struct lossinst L = open_klogit(); check_extremes(L); L.ops->destroy(L.self); }
+
+Test(klogit, thread_independent) { check_threads("plugins/loss/klogit", "klogit"); }
+
+/* BL_HESS_DIAG_RANK1: h is the diagonal form bit for bit and u = 0 (the
+ * Hessian is diagonal). */
+Test(klogit, rank1_form)
+{
+    struct lossinst L = open_klogit();
+    size_t m = 40, k = 7, n = m * k;
+    int y[40];
+    double F[40 * 7], H[40 * 7], HU[2 * 40 * 7];
+    rng_seed(37);
+    random_problem(m, k, 4.0, y, F);
+    for (size_t j = 0; j < 2 * n; j++)
+        HU[j] = NAN; /* both halves must be written */
+    cr_assert_eq(L.ops->hessian(L.self, y, m, k, F, BL_HESS_DIAG, H), 0);
+    cr_assert_eq(L.ops->hessian(L.self, y, m, k, F, BL_HESS_DIAG_RANK1, HU), 0);
+    cr_assert_eq(memcmp(H, HU, n * sizeof *H), 0, "h differs from the diagonal form");
+    for (size_t j = 0; j < n; j++) {
+        cr_assert_eq(HU[n + j], 0.0, "u[%zu] = %g", j, HU[n + j]);
+        cr_assert(fabs(HU[j] - exp(F[j] - 1.0)) <= 1e-15 * HU[j]);
+    }
+    L.ops->destroy(L.self);
+}
+
+/* softmax's BL_HESS_DIAG_RANK1: h is the diagonal form bit for bit, u = p
+ * (the softmax probabilities); the whole Hessian diag(h) + offdiag(-u_r u_s)
+ * times 1 is 0 (invariance to adding a constant to a row); normalize =
+ * examples scales h by 1/m and u by 1/sqrt(m). */
+Test(softmax, rank1_form)
+{
+    struct lossinst A = open_softmax();
+    struct lossinst B = open_loss_host("plugins/loss/softmax", "softmax", "normalize", 1, &test_host);
+    const double sc[] = {1.0, 4.0, 30.0};
+    for (size_t a = 0; a < 3; a++) {
+        size_t m = 50, k = 6, n = m * k;
+        int y[50];
+        double F[50 * 6], H[50 * 6], HU[2 * 50 * 6], HN[2 * 50 * 6];
+        rng_seed(41 + a);
+        random_problem(m, k, sc[a], y, F);
+        for (size_t j = 0; j < 2 * n; j++)
+            HU[j] = NAN;
+        cr_assert_eq(A.ops->hessian(A.self, y, m, k, F, BL_HESS_DIAG, H), 0);
+        cr_assert_eq(A.ops->hessian(A.self, y, m, k, F, BL_HESS_DIAG_RANK1, HU), 0);
+        cr_assert_eq(memcmp(H, HU, n * sizeof *H), 0, "scale %g: h differs from the diagonal form", sc[a]);
+        const double *u = HU + n;
+        for (size_t i = 0; i < m; i++) {
+            const double *Fi = F + i * k;
+            double mx = Fi[0], s = 0.0, us = 0.0;
+            for (size_t r = 1; r < k; r++)
+                mx = Fi[r] > mx ? Fi[r] : mx;
+            for (size_t r = 0; r < k; r++)
+                s += exp(Fi[r] - mx);
+            for (size_t r = 0; r < k; r++) {
+                double p = exp(Fi[r] - mx) / s;
+                cr_assert(fabs(u[i * k + r] - p) <= 1e-14 * p + 1e-300,
+                          "scale %g (%zu,%zu): u %.17g, p %.17g", sc[a], i, r, u[i * k + r], p);
+                us += u[i * k + r];
+            }
+            for (size_t r = 0; r < k; r++) { /* row r of H times 1 */
+                double row = HU[i * k + r];
+                for (size_t q = 0; q < k; q++)
+                    if (q != r)
+                        row -= u[i * k + r] * u[i * k + q];
+                cr_assert(fabs(row) <= 1e-12, "scale %g example %zu row %zu: (H 1)_r = %g", sc[a], i,
+                          r, row);
+            }
+            cr_assert(fabs(us - 1.0) <= 1e-14);
+        }
+        cr_assert_eq(B.ops->hessian(B.self, y, m, k, F, BL_HESS_DIAG_RANK1, HN), 0);
+        double rm = sqrt((double)m);
+        for (size_t j = 0; j < n; j++) {
+            cr_assert(fabs(HN[j] - HU[j] / (double)m) <= 1e-15 * HU[j] / (double)m + 1e-300,
+                      "normalize: h %.17g, want %.17g", HN[j], HU[j] / (double)m);
+            cr_assert(fabs(HN[n + j] - u[j] / rm) <= 1e-15 * u[j] / rm + 1e-300,
+                      "normalize: u %.17g, want %.17g", HN[n + j], u[j] / rm);
+        }
+    }
+    A.ops->destroy(A.self);
+    B.ops->destroy(B.self);
+}
+
+/* The rank-one form is thread-count independent too. */
+Test(softmax, rank1_thread_independent)
+{
+    struct lossinst A = open_loss_host("plugins/loss/softmax", "softmax", NULL, 0, &test_host);
+    struct lossinst B = open_loss_host("plugins/loss/softmax", "softmax", NULL, 0, &host4);
+    size_t m = 9000, k = 4, n = m * k;
+    int *y = malloc(m * sizeof *y);
+    double *F = malloc(n * sizeof *F), *ha = malloc(2 * n * sizeof *ha), *hb = malloc(2 * n * sizeof *hb);
+    rng_seed(43);
+    random_problem(m, k, 3.0, y, F);
+    A.ops->hessian(A.self, y, m, k, F, BL_HESS_DIAG_RANK1, ha);
+    B.ops->hessian(B.self, y, m, k, F, BL_HESS_DIAG_RANK1, hb);
+    cr_assert_eq(memcmp(ha, hb, 2 * n * sizeof *ha), 0);
+    free(y), free(F), free(ha), free(hb);
+    A.ops->destroy(A.self);
+    B.ops->destroy(B.self);
 }

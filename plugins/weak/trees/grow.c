@@ -84,7 +84,7 @@ struct grow *grow_new(const struct bl_train *tr, size_t max_pairs, size_t max_le
     g->order = xmalloc(m * sizeof *g->order);
     g->tmp = xmalloc(m * sizeof *g->tmp);
     g->st = xmalloc(m * g->s_max * sizeof *g->st);
-    g->hist = xmalloc((size_t)g->nthreads * 2 * MAXBINS * (g->s_max + 1) * sizeof *g->hist);
+    g->hist = xmalloc((size_t)g->nthreads * 2 * MAXBINS * (g->s_max + 2) * sizeof *g->hist);
     g->fb = xmalloc(d * sizeof *g->fb);
     g->node = xmalloc(g->max_nodes * sizeof *g->node);
     if (exact) {
@@ -146,14 +146,16 @@ static inline double split_gain(const double *L, const double *T, size_t s)
 }
 
 /* Histogram search of feature f over the node's n examples idx with
- * statistics st (n x s) and totals T; h is MAXBINS x (s + 1) scratch (the
- * last value of a bin is its example count). */
+ * statistics st (n x s) and totals T; h is 2 MAXBINS x (s + 1) scratch: a
+ * bin holds the sums of st and its example count (one pair of statistics:
+ * a, b, count and a pad, 32 bytes, so no bin straddles a cache line).  seq:
+ * idx is 0, 1, ..., n - 1 (the root), read the column in order. */
 static struct fbest search_bins(const struct grow *g, size_t f, const uint32_t *idx, size_t n,
-                                const double *st, size_t s, const double *T, double *h)
+                                int seq, const double *st, size_t s, const double *T, double *h)
 {
     struct fbest best = {-HUGE_VAL, 0};
     const struct bl_quantized *Q = &g->tr->Q;
-    size_t nb = Q->nbins[f], w = s + 1;
+    size_t nb = Q->nbins[f], w = s == 2 ? 4 : s + 1;
     if (nb < 2)
         return best;
     const uint8_t *col = Q->bins + f * g->m;
@@ -161,11 +163,12 @@ static struct fbest search_bins(const struct grow *g, size_t f, const uint32_t *
     if (s == 2) {
         /* two histograms, even and odd examples, so that runs of one bin
          * (a background pixel) do not chain every add to the previous one */
-        double *h1 = h + 3 * MAXBINS;
-        memset(h1, 0, nb * 3 * sizeof *h1);
+        double *h1 = h + 4 * MAXBINS;
+        memset(h1, 0, nb * 4 * sizeof *h1);
         size_t j = 0;
         for (; j + 1 < n; j += 2) {
-            double *p0 = h + 3 * (size_t)col[idx[j]], *p1 = h1 + 3 * (size_t)col[idx[j + 1]];
+            size_t b0 = seq ? col[j] : col[idx[j]], b1 = seq ? col[j + 1] : col[idx[j + 1]];
+            double *p0 = h + 4 * b0, *p1 = h1 + 4 * b1;
             p0[0] += st[2 * j];
             p0[1] += st[2 * j + 1];
             p0[2] += 1.0;
@@ -174,12 +177,12 @@ static struct fbest search_bins(const struct grow *g, size_t f, const uint32_t *
             p1[2] += 1.0;
         }
         if (j < n) {
-            double *p0 = h + 3 * (size_t)col[idx[j]];
+            double *p0 = h + 4 * (size_t)col[idx[j]];
             p0[0] += st[2 * j];
             p0[1] += st[2 * j + 1];
             p0[2] += 1.0;
         }
-        for (size_t q = 0; q < 3 * nb; q++)
+        for (size_t q = 0; q < 4 * nb; q++)
             h[q] += h1[q];
     } else {
         for (size_t j = 0; j < n; j++) {
@@ -266,6 +269,7 @@ static void evaluate(struct grow *g, struct gnode *nd, uint32_t id, const struct
         for (size_t j = 0; j < n; j++)
             g->where[idx[j]] = (int32_t)j;
     int nt = g->nthreads < (int)d ? g->nthreads : (int)d;
+    int seq = nd->lo == 0 && n == g->m && id == 0; /* the root: order is 0..m-1 */
     (void)nt;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1 && n >= 256)
@@ -275,9 +279,9 @@ static void evaluate(struct grow *g, struct gnode *nd, uint32_t id, const struct
 #ifdef _OPENMP
         tid = omp_get_thread_num();
 #endif
-        double *h = g->hist + (size_t)tid * 2 * MAXBINS * (g->s_max + 1);
+        double *h = g->hist + (size_t)tid * 2 * MAXBINS * (g->s_max + 2);
         g->fb[f] = exact ? search_sorted(g, (size_t)f, n, g->st, s, Tp, h)
-                         : search_bins(g, (size_t)f, idx, n, g->st, s, Tp, h);
+                         : search_bins(g, (size_t)f, idx, n, seq, g->st, s, Tp, h);
     }
     if (exact)
         for (size_t j = 0; j < n; j++)

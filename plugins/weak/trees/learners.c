@@ -276,15 +276,16 @@ static void abc_trees(struct tl *L, int b, struct forest *f, double *out)
     }
 }
 
-/* The worst class: the largest summed log-loss -log p_iy over its examples,
- * p_iy = 1 - G_iy for the logistic loss (G = r - p). */
+/* The worst class: the largest summed log-loss -log p_iy over its examples.
+ * For the logistic loss G_iy = c (1 - p_iy) and H_iy = c p_iy (1 - p_iy),
+ * c the loss's normalisation, so p_iy = H_iy / G_iy whatever c is. */
 static int worst_class(const struct tl *L)
 {
     size_t k = L->k;
     double *loss = xcalloc(k, sizeof *loss);
     for (size_t i = 0; i < L->m; i++) {
         size_t y = (size_t)L->tr->y[i];
-        double p = 1.0 - L->req->G[i * k + y];
+        double g = L->req->G[i * k + y], p = g > 0 ? L->req->H[i * k + y] / g : 1.0;
         loss[y] -= log(p > 1e-300 ? p : 1e-300);
     }
     int b = 0;

@@ -226,6 +226,8 @@ static void read_tree(struct rd *r, struct forest *f, size_t d)
             n->feat = (int32_t)rd_uint(r, d ? d - 1 : 0, "feature");
             double thr = rd_real(r, "threshold");
             n->thr = (float)thr;
+            if (!r->bad && !isfinite(n->thr))
+                rd_fail(r, "node %u: threshold %g is beyond the range of a float", q, thr);
             n->a = (uint32_t)rd_uint(r, nn - 1, "left child");
             n->b = (uint32_t)rd_uint(r, nn - 1, "right child");
             if (!r->bad && (n->a <= q || n->b <= q))
