@@ -142,7 +142,10 @@ void bl_argmax_rows(const double *F, size_t m, size_t k, int *label)
 
 double bl_error_rate(const double *F, const int *y, size_t m, size_t k)
 {
-    size_t wrong = 0;
+    size_t wrong = 0; /* an integer count: the same on any number of threads */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) reduction(+ : wrong) if (m * k >= 65536)
+#endif
     for (size_t i = 0; i < m; i++) {
         size_t best = 0;
         for (size_t r = 1; r < k; r++)

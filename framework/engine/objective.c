@@ -6,7 +6,11 @@
 
 void bl_add_term(double *F, size_t m, size_t k, const double *s, size_t sdim, const double *w)
 {
+    /* elementwise: the same result on any number of threads */
     if (sdim == 1) {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (m * k >= 65536)
+#endif
         for (size_t i = 0; i < m; i++) {
             double si = s[i];
             double *Fi = F + i * k;
@@ -14,6 +18,9 @@ void bl_add_term(double *F, size_t m, size_t k, const double *s, size_t sdim, co
                 Fi[r] += si * w[r];
         }
     } else {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (m * k >= 65536)
+#endif
         for (size_t i = 0; i < m; i++)
             for (size_t r = 0; r < k; r++)
                 F[i * k + r] += s[i * k + r] * w[r];

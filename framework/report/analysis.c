@@ -384,7 +384,8 @@ int bl_rexp_paper(bl_rexp *e, const char *path, const char *table, size_t *match
         }
         const char *mean = fld[col[2]], *sd = fld[col[3]];
         if (!numeric(mean) || (*sd && !numeric(sd))) {
-            rc = bl_errf(err, "%s:%d: paper_mean and paper_std must be numbers, got '%s', '%s'",
+            rc = bl_errf(err, "%s:%d: paper_mean and paper_std must be numbers, got '%s', '%s' "
+                         "(a field with commas, such as a grid point's name, needs quotes)",
                          path, lineno, mean, sd);
             break;
         }
@@ -548,7 +549,8 @@ static void pair_tests(const bl_rcell *ref, const bl_rcell *oth, bl_rpair *p)
     p->e_oth = e[1];
     p->n_oth = m[1];
     if (m[0] <= 0 || m[1] <= 0) {
-        snprintf(p->z_why, sizeof p->z_why, "no test examples");
+        int ran = ref->n && oth->n; /* cells skipped (skip_data) hold no run */
+        snprintf(p->z_why, sizeof p->z_why, "%s", ran ? "no test examples" : "not run");
         return;
     }
     double r0 = e[0] / m[0], r1 = e[1] / m[1];

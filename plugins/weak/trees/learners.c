@@ -14,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 struct tl {
     struct tl_opts o;
     const struct bl_train *tr;
@@ -27,6 +31,8 @@ struct tl {
     int cls, base;       /* CLASS / ABC: the tree being grown            */
     double *gsum, *ssum, *csum; /* k: a node's sums for pair selection     */
     double *out2;        /* ABC exhaustive: a candidate's outputs (m x k) */
+    int nthreads;
+    double *acc;         /* class_sums: 2 k per thread, 64-byte apart      */
 };
 
 static void *xcalloc(size_t n, size_t sz)
@@ -52,6 +58,8 @@ struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthrea
     L->m = tr->m;
     L->k = tr->k;
     L->g = g;
+    L->nthreads = nthreads > 0 ? nthreads : 1;
+    L->acc = xcalloc((size_t)L->nthreads * (2 * tr->k + 8), sizeof *L->acc);
     size_t nodes = 2 * o->gp.leaves;
     L->pr = xcalloc(nodes, sizeof *L->pr);
     L->ps = xcalloc(nodes, sizeof *L->ps);
@@ -74,6 +82,7 @@ void tl_free(struct tl *L)
     free(L->ssum);
     free(L->csum);
     free(L->out2);
+    free(L->acc);
     free(L);
 }
 
@@ -91,19 +100,61 @@ static inline void pair_ab(const struct tl *L, size_t i, int r, int s, double *a
     *b = H[r] + H[s] + 2.0 * U[r] * U[s];
 }
 
+/* Class sums over a node's examples: gsum_q = sum_j G_q and, when r >= 0,
+ * ssum_q = sum_j H_q and csum_q = sum_j Hu_r Hu_q.  Threads take disjoint
+ * ranges of classes and each sums its classes over the examples in order,
+ * so every sum is added in the same order whatever the thread count. */
+static void class_sums(struct tl *L, const uint32_t *idx, size_t n, int r)
+{
+    size_t k = L->k;
+    const double *G = L->req->G, *H = L->req->H, *U = L->req->Hu;
+    int nt = L->nthreads < (int)k ? L->nthreads : (int)k;
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt) if (nt > 1 && n * k >= 16384)
+#endif
+    {
+        int t = 0, T = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        T = omp_get_num_threads();
+#endif
+        size_t q0 = k * (size_t)t / (size_t)T, q1 = k * (size_t)(t + 1) / (size_t)T;
+        /* sums in this thread's own buffer (no false sharing), copied out */
+        double *a = L->acc + (2 * k + 8) * (size_t)t, *b = a + k;
+        for (size_t q = q0; q < q1; q++)
+            a[q] = b[q] = 0.0;
+        for (size_t j = 0; j < n; j++) {
+            size_t i = (size_t)idx[j] * k;
+            if (r < 0) {
+                for (size_t q = q0; q < q1; q++)
+                    a[q] += G[i + q];
+            } else {
+                double ur = U[i + (size_t)r];
+                for (size_t q = q0; q < q1; q++) {
+                    a[q] += H[i + q];
+                    b[q] += ur * U[i + q];
+                }
+            }
+        }
+        for (size_t q = q0; q < q1; q++) {
+            if (r < 0) {
+                L->gsum[q] = a[q];
+            } else {
+                L->ssum[q] = a[q];
+                L->csum[q] = b[q];
+            }
+        }
+    }
+}
+
 /* The pair of a node (examples idx[0..n)) by rule (33), or (32): r the
  * class of largest summed residual, s the partner of largest decrease
  * (G_r - G_s)^2 / (S_r + S_s + 2 C_rs); first index on ties. */
 static void select_pair(struct tl *L, const uint32_t *idx, size_t n, int *pr, int *ps)
 {
     size_t k = L->k;
-    const double *G = L->req->G, *H = L->req->H, *U = L->req->Hu;
-    memset(L->gsum, 0, k * sizeof *L->gsum);
-    for (size_t j = 0; j < n; j++) {
-        const double *g = G + (size_t)idx[j] * k;
-        for (size_t q = 0; q < k; q++)
-            L->gsum[q] += g[q];
-    }
+    class_sums(L, idx, n, -1);
     int r = 0;
     for (size_t q = 1; q < k; q++)
         if (L->gsum[q] > L->gsum[r])
@@ -114,16 +165,7 @@ static void select_pair(struct tl *L, const uint32_t *idx, size_t n, int *pr, in
             if ((int)q != r && (s < 0 || L->gsum[q] < L->gsum[s]))
                 s = (int)q;
     } else {
-        memset(L->ssum, 0, k * sizeof *L->ssum);
-        memset(L->csum, 0, k * sizeof *L->csum);
-        for (size_t j = 0; j < n; j++) {
-            const double *h = H + (size_t)idx[j] * k, *u = U + (size_t)idx[j] * k;
-            double ur = u[r];
-            for (size_t q = 0; q < k; q++) {
-                L->ssum[q] += h[q];
-                L->csum[q] += ur * u[q];
-            }
-        }
+        class_sums(L, idx, n, r);
         double best = -1.0;
         for (size_t q = 0; q < k; q++) {
             if ((int)q == r)
