@@ -72,11 +72,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../common/sbuf.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -653,25 +654,6 @@ static void stump_predict(const void *hyp, const struct bl_matrix *X, double *ou
 }
 
 /* ---- text form -------------------------------------------------------------- */
-
-/* snprintf-style appender: counts everything, writes what fits. */
-struct sbuf {
-    char *buf;
-    size_t cap, len;
-};
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = b->len < b->cap ? b->cap - b->len : 0;
-    int n = vsnprintf(room ? b->buf + b->len : NULL, room, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        b->len += (size_t)n;
-}
 
 /* %.9g prints any float so that strtof reads back the same bits. */
 static int stump_save(const void *hyp, char *buf, size_t cap)

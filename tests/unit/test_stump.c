@@ -18,10 +18,6 @@
 #include <math.h>
 
 
-static size_t irand(size_t n)
-{
-    return (size_t)(urand() * (double)n);
-}
 
 /* ---- a hand-built training set ------------------------------------------ */
 

@@ -24,10 +24,6 @@
 
 #include <math.h>
 
-static size_t irand(size_t n)
-{
-    return (size_t)(urand() * (double)n);
-}
 
 /* ---- training sets --------------------------------------------------------- */
 

@@ -36,6 +36,12 @@ static inline double urand(void)
     return (double)(rng_state >> 11) / 9007199254740992.0;
 }
 
+/* Uniform in 0..n-1. */
+static inline size_t irand(size_t n)
+{
+    return (size_t)(urand() * (double)n);
+}
+
 static inline double urange(double a, double b)
 {
     return a + (b - a) * urand();

@@ -11,6 +11,8 @@
  */
 #include "tree.h"
 
+#include "../../common/sbuf.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -86,24 +88,6 @@ void forest_predict(const struct forest *f, const struct bl_matrix *X, double *o
 }
 
 /* ---- text form ------------------------------------------------------------ */
-
-struct sbuf {
-    char *buf;
-    size_t cap, len;
-};
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = b->len < b->cap ? b->cap - b->len : 0;
-    int n = vsnprintf(room ? b->buf + b->len : NULL, room, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        b->len += (size_t)n;
-}
 
 /* %.9g reads back as the same float, %.17g as the same double. */
 int forest_save(const struct forest *f, char *buf, size_t cap)
