@@ -240,6 +240,8 @@ static const struct bl_weak_ops my_weak_ops = {
     .save = my_weak_save,
     .load = my_weak_load,
     .free_hyp = my_weak_free_hyp,
+    /* .needs = BL_NEEDS_HESSIAN (| BL_NEEDS_OFFDIAG): ask for the loss's Hessian in
+     * req->H (and req->Hu), for Newton leaf values (SDK 1.3, docs/sdk.md) */
 };
 
 static const struct bl_plugin my_weak_plugin = {
