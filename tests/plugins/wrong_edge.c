@@ -150,7 +150,8 @@ static void we_free_hyp(void *hyp)
 }
 
 static const struct bl_weak_ops ops = {we_create,  we_destroy, we_fit,  we_outdim,
-                                       we_predict, we_save,    we_load, we_free_hyp};
+                                       we_predict, we_save,    we_load, we_free_hyp,
+                                       0 /* needs nothing beyond G (SDK 1.3) */};
 static const struct bl_plugin desc = {BL_SDK_VERSION, BL_ROLE_WEAK, "fixture-wrong-edge",
                                       "stump on feature 0 reporting sum_r |s_r| as its edge "
                                       "(test fixture)", NULL, 0, &ops};

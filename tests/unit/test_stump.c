@@ -144,7 +144,7 @@ struct answer {
 static struct answer fitn(void *L, const struct prob *P, const double *G, size_t c, size_t od)
 {
     struct answer A = {0};
-    struct bl_fit_request rq = {G, c, NULL, 42};
+    struct bl_fit_request rq = {.G = G, .c = c, .seed = 42};
     struct bl_fit_result rs = {0};
     char err[BL_ERR_MAX] = "";
     A.out = malloc(P->m * c * sizeof *A.out);
