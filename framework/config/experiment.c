@@ -2,7 +2,9 @@
 /* Strict loading of experiment and recipe files (see experiment.h). */
 #include "experiment.h"
 
+#include <boostlab/loss.h>
 #include <boostlab/solver.h>
+#include <boostlab/weak.h>
 
 #include <ctype.h>
 #include <errno.h>
@@ -353,6 +355,18 @@ static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini
     if (so && so->scope == BL_SOLVE_ALL && a->shrinkage != 1.0)
         return bl_errf(err, "%s:%d: [%s] solver %s is totally corrective; shrinkage must be 1",
                        ini->path, s->line, s->name, a->solver.plugin->name);
+    /* a second-order learner (SDK 1.3) needs the loss's Hessian, in class space */
+    if (bl_weak_needs(a->weak.plugin)) {
+        const struct bl_loss_ops *lo = a->loss.plugin->ops;
+        if (a->coding.plugin)
+            return bl_errf(err, "%s:%d: [%s] weak learner %s needs the loss's Hessian, which the "
+                           "engine gives only without an output coding (coding %s)", ini->path,
+                           s->line, s->name, a->weak.plugin->name, a->coding.plugin->name);
+        if (!lo->hessian)
+            return bl_errf(err, "%s:%d: [%s] weak learner %s needs the loss's Hessian, and loss "
+                           "%s has none (softmax and klogit have it)", ini->path, s->line,
+                           s->name, a->weak.plugin->name, a->loss.plugin->name);
+    }
     return 0;
 }
 

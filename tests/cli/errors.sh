@@ -64,6 +64,17 @@ recipe = mcboost-exp
 INI
 expect_fail 1 "first.ini:3: data iris, repeat 0: class '2' has no example in the training part" -- "$BL" run --quiet "$TMP/first.ini"
 
+# a second-order tree learner with a loss or a coding that cannot give it a
+# Hessian: refused when the file is checked, or at its first iteration
+printf '[experiment]\niterations = 3\n[data iris]\nfile = %s/data/iris.csv\n[algorithm a]\nrecipe = aoso-logitboost\ncoding = ova\n' \
+  "$SRC" >"$TMP/tree-coding.ini"
+expect_fail 1 "tree-coding.ini:5: \[algorithm a\] weak learner aoso-tree needs the loss's Hessian, which the engine gives only without an output coding" -- \
+  "$BL" run --check "$TMP/tree-coding.ini"
+printf '[experiment]\niterations = 3\n[data iris]\nfile = %s/data/iris.csv\n[algorithm a]\nrecipe = aoso-logitboost\nloss = margin-exp\n' \
+  "$SRC" >"$TMP/tree-loss.ini"
+expect_fail 1 "iris/a rep 0: weak learner aoso-tree needs the loss's whole Hessian .*loss margin-exp does not provide it" -- \
+  "$BL" run --quiet --output "$TMP/tree-loss" "$TMP/tree-loss.ini"
+
 # output that cannot be written (a file in the way; a full disk, simulated by
 # a file-size limit): a clear error, and no torn file left behind
 printf 'x' >"$TMP/afile"
