@@ -22,4 +22,9 @@ grep -q '^solver.max_iter = 100$' "$TMP/qs/experiment.ini" || fail "resolved INI
 "$BL" run --quiet --threads 1 --output "$TMP/qs2" "$SRC/experiments/quickstart.ini" >/dev/null 2>&1
 cut -d, -f1-6 "$TMP/qs/summary.csv" >"$TMP/a"; cut -d, -f1-6 "$TMP/qs2/summary.csv" >"$TMP/b"
 cmp -s "$TMP/a" "$TMP/b" || fail "results differ between 2 threads and 1 thread"
+
+# every shipped experiment file is valid (plugins, recipes, keys, data files)
+while IFS= read -r f; do
+  "$BL" run --check "$f" >/dev/null 2>"$TMP/chk" || fail "$f: $(cat "$TMP/chk")"
+done < <(find "$SRC/experiments" -name '*.ini' | sort)
 finish
