@@ -13,9 +13,10 @@
  *     dL/dF_ir = p_ir - [r = y_i],     d2L/dF_ir^2 = p_ir (1 - p_ir)
  * (exact diagonal), so -dL/dF = Y - P, which at F = 0 is Y_ir - 1/k.  The
  * whole per-example Hessian is diag(p) - p p^T, given to tree learners in the
- * BL_HESS_DIAG_RANK1 form (SDK 1.3): h = p (1 - p), u = p.  The
- * probabilities of the last eval with a gradient are kept, so the Hessian at
- * that same F costs no exp.
+ * BL_HESS_DIAG_RANK1 form (SDK 1.3): h = p (1 - p), u = p.  Once a Hessian
+ * has been asked for, the probabilities of each eval with a gradient are
+ * kept, so the Hessian at that same F (the engine's order for tree learners)
+ * costs no exp; callers that never ask (solvers' line searches) pay nothing.
  *
  * Stability: per example the log-sum-exp is shifted by the row maximum
  * F_ia (a = first argmax), e_r = exp(F_ir - F_ia) <= 1 with e_a = 1, and
@@ -61,6 +62,7 @@ struct sm {
     double *Fc, *P, *Q;
     size_t cm, ck;
     int valid;
+    int hess_asked; /* cache only for callers that ever ask for a Hessian */
 };
 
 static void *sm_create(const struct bl_host *host, const union bl_value *params,
@@ -109,13 +111,15 @@ static double sm_chunk(const int *y, size_t k, const double *F, double *grad, do
         }
         double S = 1.0 + S0;
         val += (M - Fi[yi]) + log1p(S0);
-        if (!e)
+        if (!e && !grad)
             continue;
-        e[a] = 1.0;
         for (size_t r = 0; r < k; r++) {
-            double p = e[r] / S, q = (r == a ? S0 : S - e[r]) / S; /* q = 1 - p */
-            e[r] = p;
-            Q[i * k + r] = q;
+            double er = r == a ? 1.0 : e ? e[r] : exp(Fi[r] - M);
+            double p = er / S, q = (r == a ? S0 : S - er) / S; /* q = 1 - p */
+            if (e) {
+                e[r] = p;
+                Q[i * k + r] = q;
+            }
             if (grad)
                 grad[i * k + r] = sc * (r == yi ? -q : p);
         }
@@ -173,7 +177,8 @@ static double sm_pass(struct sm *L, const int *y, size_t m, size_t k, const doub
 static double sm_eval(void *self, const int *y, size_t m, size_t k, const double *F,
                       double *grad)
 {
-    return sm_pass(self, y, m, k, F, grad, grad != NULL);
+    struct sm *L = self;
+    return sm_pass(L, y, m, k, F, grad, grad != NULL && L->hess_asked);
 }
 
 /* Exact diagonal p (1 - p), with 1 - p computed without cancellation, and
@@ -187,6 +192,7 @@ static int sm_hessian(void *self, const int *y, size_t m, size_t k, const double
         return -1;
     if (m == 0 || k == 0)
         return 0;
+    L->hess_asked = 1;
     size_t n = m * k;
     if (!(L->valid && L->cm == m && L->ck == k && !memcmp(F, L->Fc, n * sizeof *F)))
         sm_pass(L, y, m, k, F, NULL, 1);

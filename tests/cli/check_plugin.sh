@@ -128,35 +128,8 @@ static const struct bl_plugin *const l[] = {&d, 0};
 BL_EXPORT const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h);
 const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h) { (void)h; return l; }
 C
-cat >"$TMP/crash.c" <<'C'
-#include <boostlab/coding.h>
-#include <stdio.h>
-static size_t K;
-static void *cr(const struct bl_host *h, const union bl_value *v, size_t k, char *err)
-{
-    (void)h; (void)v;
-    if (k < 2) { snprintf(err, BL_ERR_MAX, "k < 2"); return 0; }
-    if (k == 4) { volatile int *p = 0; *p = 1; } /* a bug: crashes for 4 classes */
-    K = k;
-    return &K;
-}
-static void de(void *s) { (void)s; }
-static size_t mc(const void *s) { (void)s; return 1; }
-static int co(void *s, const int *y, size_t m, const double *G, uint64_t seed, double *M, size_t *c, char *err)
-{
-    (void)s; (void)y; (void)m; (void)G; (void)seed; (void)err;
-    for (size_t r = 0; r < K; r++) M[r] = r ? -1 : 1;
-    *c = 1;
-    return 0;
-}
-static const struct bl_coding_ops ops = {cr, de, mc, co};
-static const struct bl_plugin d = {BL_SDK_VERSION, BL_ROLE_CODING, "crashy", "crashes", 0, 0, &ops};
-static const struct bl_plugin *const l[] = {&d, 0};
-BL_EXPORT const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h);
-const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h) { (void)h; return l; }
-C
 if "$CC" -shared -fPIC -I"$SRC/include" "$TMP/task.c" -o "$TMP/task.so" 2>"$TMP/cc.err" &&
-   "$CC" -shared -fPIC -I"$SRC/include" "$TMP/crash.c" -o "$TMP/crash.so" 2>>"$TMP/cc.err"; then
+   build_crashy_coding "$TMP/crash.so"; then
   expect_fail 1 "structured-task role is reserved in SDK 1\.3: it has no contract yet" -- \
     "$BL" check-plugin "$TMP/task.so"
   grep -q "role 6 (task), which this host does not run" "$TMP/err" || fail "task: the loader's message is missing"

@@ -123,35 +123,7 @@ grep -q '^iris,a,3,' "$TMP/rep/summary.csv" || fail "iris should have 3 repeats"
 # is named with the signal, exit 1, and the runs the other data set
 # finished are in the store
 CC=${CC:-cc}
-cat >"$TMP/crashy.c" <<'C'
-#include <boostlab/coding.h>
-#include <stdio.h>
-static size_t K;
-static void *cr(const struct bl_host *h, const union bl_value *v, size_t k, char *err)
-{
-    (void)h; (void)v;
-    if (k < 2) { snprintf(err, BL_ERR_MAX, "k < 2"); return 0; }
-    if (k == 4) { volatile int *p = 0; *p = 1; } /* the bug */
-    K = k;
-    return &K;
-}
-static void de(void *s) { (void)s; }
-static size_t mc(const void *s) { (void)s; return 1; }
-static int co(void *s, const int *y, size_t m, const double *G, uint64_t seed, double *M,
-              size_t *c, char *err)
-{
-    (void)s; (void)y; (void)m; (void)G; (void)seed; (void)err;
-    for (size_t r = 0; r < K; r++) M[r] = r ? -1 : 1;
-    *c = 1;
-    return 0;
-}
-static const struct bl_coding_ops ops = {cr, de, mc, co};
-static const struct bl_plugin d = {BL_SDK_VERSION, BL_ROLE_CODING, "crashy", "crashes", 0, 0, &ops};
-static const struct bl_plugin *const l[] = {&d, 0};
-BL_EXPORT const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h);
-const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h) { (void)h; return l; }
-C
-if "$CC" -shared -fPIC -I"$SRC/include" "$TMP/crashy.c" -o "$TMP/crashy.so" 2>"$TMP/cc.err"; then
+if build_crashy_coding "$TMP/crashy.so"; then
   cat >"$TMP/crash.ini" <<INI
 [experiment]
 repeats = 2

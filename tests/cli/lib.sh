@@ -18,6 +18,41 @@ expect_fail() {
   grep -qE -- "$pat" "$TMP/err" || fail "'$*': stderr lacks /$pat/: $(head -c 400 "$TMP/err")"
 }
 
+# build_crashy_coding OUT.so: compile (with $CC, default cc) a coding plugin
+# "crashy" whose create crashes for 4 classes; its stderr goes to $TMP/cc.err.
+# Fails when there is no working C compiler.
+build_crashy_coding() {
+  cat >"$TMP/crashy.c" <<'C'
+#include <boostlab/coding.h>
+#include <stdio.h>
+static size_t K;
+static void *cr(const struct bl_host *h, const union bl_value *v, size_t k, char *err)
+{
+    (void)h; (void)v;
+    if (k < 2) { snprintf(err, BL_ERR_MAX, "k < 2"); return 0; }
+    if (k == 4) { volatile int *p = 0; *p = 1; } /* a bug: crashes for 4 classes */
+    K = k;
+    return &K;
+}
+static void de(void *s) { (void)s; }
+static size_t mc(const void *s) { (void)s; return 1; }
+static int co(void *s, const int *y, size_t m, const double *G, uint64_t seed, double *M,
+              size_t *c, char *err)
+{
+    (void)s; (void)y; (void)m; (void)G; (void)seed; (void)err;
+    for (size_t r = 0; r < K; r++) M[r] = r ? -1 : 1;
+    *c = 1;
+    return 0;
+}
+static const struct bl_coding_ops ops = {cr, de, mc, co};
+static const struct bl_plugin d = {BL_SDK_VERSION, BL_ROLE_CODING, "crashy", "crashes", 0, 0, &ops};
+static const struct bl_plugin *const l[] = {&d, 0};
+BL_EXPORT const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h);
+const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h) { (void)h; return l; }
+C
+  "${CC:-cc}" -shared -fPIC -I"$SRC/include" "$TMP/crashy.c" -o "$1" 2>>"$TMP/cc.err"
+}
+
 finish() {
   [[ $fails -eq 0 ]] && echo "all checks passed" && exit 0
   exit 1

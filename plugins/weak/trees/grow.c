@@ -32,7 +32,10 @@ struct grow {
     int nthreads;
     uint32_t *order, *tmp;
     double *st;             /* m x s_max: the current node's statistics      */
-    double *hist;           /* nthreads x 2 MAXBINS x (s_max + 1)           */
+    double *hist;           /* nthreads x 2 MAXBINS x (s_max + 2)           */
+    double *lsum;           /* nthreads x (s_max + 1): a scan's left sums   */
+    double *tot;            /* s_max: the current node's totals             */
+    unsigned char *isopen;  /* max_nodes: has a split not yet taken         */
     struct fbest *fb;       /* d: each feature's best split of the node      */
     struct gnode *node;     /* 2 J - 1                                      */
     /* exact search: each feature's examples by increasing value, and the
@@ -85,6 +88,9 @@ struct grow *grow_new(const struct bl_train *tr, size_t max_pairs, size_t max_le
     g->tmp = xmalloc(m * sizeof *g->tmp);
     g->st = xmalloc(m * g->s_max * sizeof *g->st);
     g->hist = xmalloc((size_t)g->nthreads * 2 * MAXBINS * (g->s_max + 2) * sizeof *g->hist);
+    g->lsum = xmalloc((size_t)g->nthreads * (g->s_max + 1) * sizeof *g->lsum);
+    g->tot = xmalloc(g->s_max * sizeof *g->tot);
+    g->isopen = xmalloc(g->max_nodes);
     g->fb = xmalloc(d * sizeof *g->fb);
     g->node = xmalloc(g->max_nodes * sizeof *g->node);
     if (exact) {
@@ -113,6 +119,9 @@ void grow_free(struct grow *g)
     free(g->tmp);
     free(g->st);
     free(g->hist);
+    free(g->lsum);
+    free(g->tot);
+    free(g->isopen);
     free(g->fb);
     free(g->node);
     free(g->sorted);
@@ -146,12 +155,14 @@ static inline double split_gain(const double *L, const double *T, size_t s)
 }
 
 /* Histogram search of feature f over the node's n examples idx with
- * statistics st (n x s) and totals T; h is 2 MAXBINS x (s + 1) scratch: a
+ * statistics st (n x s) and totals T; Ls is s + 1 scratch for the left
+ * sums, h is 2 MAXBINS x (s + 2) scratch: a
  * bin holds the sums of st and its example count (one pair of statistics:
  * a, b, count and a pad, 32 bytes, so no bin straddles a cache line).  seq:
  * idx is 0, 1, ..., n - 1 (the root), read the column in order. */
 static struct fbest search_bins(const struct grow *g, size_t f, const uint32_t *idx, size_t n,
-                                int seq, const double *st, size_t s, const double *T, double *h)
+                                int seq, const double *st, size_t s, const double *T, double *h,
+                                double *Ls)
 {
     struct fbest best = {-HUGE_VAL, 0};
     const struct bl_quantized *Q = &g->tr->Q;
@@ -193,10 +204,7 @@ static struct fbest search_bins(const struct grow *g, size_t f, const uint32_t *
             hb[s] += 1.0;
         }
     }
-    double L[2 * 64 + 1], *Lp = s < 2 * 64 ? L : NULL;
-    double *Lheap = Lp ? NULL : xmalloc(w * sizeof *Lheap);
-    double *Ls = Lp ? Lp : Lheap;
-    memset(Ls, 0, w * sizeof *Ls);
+    memset(Ls, 0, s * sizeof *Ls);
     double left = 0.0, nd = (double)n;
     for (size_t b = 0; b + 1 < nb; b++) {
         const double *hb = h + w * b;
@@ -213,7 +221,6 @@ static struct fbest search_bins(const struct grow *g, size_t f, const uint32_t *
             best.thr = Q->cut[f][b];
         }
     }
-    free(Lheap);
     return best;
 }
 
@@ -259,8 +266,7 @@ static void evaluate(struct grow *g, struct gnode *nd, uint32_t id, const struct
     size_t n = nd->hi - nd->lo, s = 2 * gs->npairs, d = g->d;
     const uint32_t *idx = g->order + nd->lo;
     gs->fill(gs->ctx, id, idx, n, g->st);
-    double T[2 * 64], *Th = s <= 2 * 64 ? T : xmalloc(s * sizeof *Th);
-    double *Tp = s <= 2 * 64 ? T : Th;
+    double *Tp = g->tot;
     memset(Tp, 0, s * sizeof *Tp);
     for (size_t j = 0; j < n; j++)
         for (size_t q = 0; q < s; q++)
@@ -280,14 +286,13 @@ static void evaluate(struct grow *g, struct gnode *nd, uint32_t id, const struct
         tid = omp_get_thread_num();
 #endif
         double *h = g->hist + (size_t)tid * 2 * MAXBINS * (g->s_max + 2);
-        g->fb[f] = exact ? search_sorted(g, (size_t)f, n, g->st, s, Tp, h)
-                         : search_bins(g, (size_t)f, idx, n, seq, g->st, s, Tp, h);
+        double *Ls = g->lsum + (size_t)tid * (g->s_max + 1);
+        g->fb[f] = exact ? search_sorted(g, (size_t)f, n, g->st, s, Tp, Ls)
+                         : search_bins(g, (size_t)f, idx, n, seq, g->st, s, Tp, h, Ls);
     }
     if (exact)
         for (size_t j = 0; j < n; j++)
             g->where[idx[j]] = -1;
-    if (Tp != T)
-        free(Th);
     nd->gain = -HUGE_VAL;
     nd->feat = -1;
     for (size_t f = 0; f < d; f++) /* feature order, first best: thread-count free */
@@ -325,8 +330,7 @@ size_t grow_tree(struct grow *g, const struct grow_params *p, const struct grow_
     g->node[0] = (struct gnode){0, g->m, -1, 0, 0, 0, -HUGE_VAL};
     if (J > 1 && g->m > p->node_size)
         evaluate(g, &g->node[0], 0, gs, p->exact);
-    unsigned char open[2 * 1024];
-    unsigned char *isopen = g->max_nodes <= sizeof open ? open : xmalloc(g->max_nodes);
+    unsigned char *isopen = g->isopen;
     isopen[0] = g->node[0].feat >= 0;
     while (leaves < J) {
         size_t best = nn;
@@ -358,7 +362,5 @@ size_t grow_tree(struct grow *g, const struct grow_params *p, const struct grow_
     for (size_t q = 0; q < nn; q++)
         if (g->node[q].left == 0)
             g->node[q].feat = -1;
-    if (isopen != open)
-        free(isopen);
     return nn;
 }

@@ -45,12 +45,9 @@ static void *xcalloc(size_t n, size_t sz)
     return p;
 }
 
-struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthreads, char *err,
-                  size_t errcap)
+struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthreads)
 {
     size_t pairs = o->kind == TL_DIAG ? tr->k : 1;
-    (void)err;
-    (void)errcap;
     struct grow *g = grow_new(tr, pairs, o->gp.leaves, nthreads, o->gp.exact);
     struct tl *L = xcalloc(1, sizeof *L);
     L->o = *o;

@@ -41,8 +41,7 @@ struct tl_opts {
 
 struct tl;
 
-struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthreads, char *err,
-                  size_t errcap);
+struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthreads);
 void tl_free(struct tl *L);
 /* One boosting iteration's trees: a forest in res->hyp, outputs in res->out. */
 int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result *res,

@@ -80,7 +80,7 @@ static void *create(enum tl_kind kind, const struct bl_host *host, const union b
         snprintf(err, BL_ERR_MAX, "tree learners need at least 2 classes");
         return NULL;
     }
-    return tl_new(&o, train, host && host->threads > 0 ? host->threads : 1, err, BL_ERR_MAX);
+    return tl_new(&o, train, host && host->threads > 0 ? host->threads : 1);
 }
 
 static void *aoso_create(const struct bl_host *h, const union bl_value *v,

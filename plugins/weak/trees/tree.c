@@ -38,21 +38,14 @@ struct forest *forest_new(size_t k)
     return f;
 }
 
-void forest_truncate(struct forest *f, size_t n)
-{
-    for (size_t j = n; j < f->ntrees; j++) {
-        free(f->t[j].node);
-        free(f->t[j].ent);
-    }
-    if (n < f->ntrees)
-        f->ntrees = n;
-}
-
 void forest_free(struct forest *f)
 {
     if (!f)
         return;
-    forest_truncate(f, 0);
+    for (size_t j = 0; j < f->ntrees; j++) {
+        free(f->t[j].node);
+        free(f->t[j].ent);
+    }
     free(f->t);
     free(f);
 }

@@ -44,8 +44,6 @@ struct forest *forest_new(size_t k);
 void forest_free(struct forest *f);
 /* Append an empty tree with room for nnodes nodes and nent entries. */
 struct tree *forest_add(struct forest *f, uint32_t nnodes, uint32_t nent);
-/* Drop trees from index n on. */
-void forest_truncate(struct forest *f, size_t n);
 
 /* out (X->m x k) = the forest's outputs. */
 void forest_predict(const struct forest *f, const struct bl_matrix *X, double *out);
