@@ -5,6 +5,7 @@
 #include <boostlab/coding.h>
 #include <boostlab/loss.h>
 #include <boostlab/solver.h>
+#include <boostlab/task.h>
 #include <boostlab/weak.h>
 #include <dirent.h>
 #include <dlfcn.h>
@@ -98,6 +99,25 @@ static const char *missing_function(const struct bl_plugin *p)
         if (!o->code) return "code";
         return NULL;
     }
+    case BL_ROLE_TASK: {
+        const struct bl_task_ops *o = p->ops;
+        if (!o->open) return "open";
+        if (!o->close) return "close";
+        if (!o->examples) return "examples";
+        if (!o->label_bytes) return "label_bytes";
+        if (!o->nviews) return "nviews";
+        if (!o->view) return "view";
+        if (!o->truth) return "truth";
+        if (!o->loss) return "loss";
+        if (!o->dpsi) return "dpsi";
+        if (!o->argmax_aug) return "argmax_aug";
+        if (!o->predict) return "predict";
+        if (!o->random_label) return "random_label";
+        if (!o->metrics || !o->metrics[0]) return "metrics";
+        if (!o->evaluate) return "evaluate";
+        if (!o->format_label) return "format_label";
+        return NULL;
+    }
     default:
         return NULL;
     }
@@ -113,9 +133,10 @@ static int check_descriptor(const struct bl_plugin *p, const char *file, bl_erro
     if (!valid_ident(p->name, "-_"))
         return bl_errf(err, "%s: plugin name '%s' is not valid (use a-z, 0-9, '-', '_')", file,
                        p->name ? p->name : "(null)");
-    if (p->role < BL_ROLE_LOSS || p->role > BL_ROLE_CODING)
+    if (p->role < BL_ROLE_LOSS || p->role > BL_ROLE_TASK || p->role == BL_ROLE_PROJECTION ||
+        (p->role == BL_ROLE_TASK && !BL_SDK_HAS(p->sdk_version, 4)))
         return bl_errf(err, "%s: plugin %s has role %d (%s), which this host does not run "
-                       "(supported: loss, weak, solver, coding)",
+                       "(supported: loss, weak, solver, coding, task)",
                        file, p->name, (int)p->role, bl_role_name(p->role));
     if (!p->doc)
         return bl_errf(err, "%s: plugin %s has no doc line", file, p->name);

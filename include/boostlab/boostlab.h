@@ -8,4 +8,5 @@
 #include "weak.h"
 #include "solver.h"
 #include "coding.h"
+#include "task.h"
 #endif
