@@ -12,6 +12,8 @@ PACKAGES=(
   zlib1g-dev        # gzip-compressed data, model checksums
   liblbfgsb-dev     # L-BFGS-B coefficient solver
   libsqlite3-dev    # the results store of `boostlab run`
+  libglpk-dev       # StructBoost's master linear programs
+  liblinear-dev     # one-vs-all linear SVM baseline
   libopenmpi-dev openmpi-bin  # optional: `mpirun boostlab run` over ranks
   gnuplot-nox       # plots of `boostlab report`
   help2man          # man pages from --help

@@ -102,7 +102,8 @@ static int on_finished(void *user, int w, const bl_job *j, bl_job_out *o, bl_err
     bl_run_key key;
     bl_job_key(&c->ex, j, &key);
     bl_run_info info = {a->recipe, params, sweep, o->m_train, o->m_test, o->k, o->d,
-                        o->threads, c->host, o->started, o->finished};
+                        o->threads, c->host, o->started, o->finished, o->metrics.n,
+                        o->metrics.name, o->metrics.train, o->metrics.test};
     int rc = c->store ? 0 : bl_store_open(c->store_path, &c->store, err);
     if (rc == 0)
         rc = bl_store_commit(c->store, &key, &info, &o->curve, err);

@@ -4,6 +4,7 @@
 
 #include <boostlab/loss.h>
 #include <boostlab/solver.h>
+#include <boostlab/task.h>
 #include <boostlab/weak.h>
 
 #include <ctype.h>
@@ -119,7 +120,8 @@ static char *variant_sweep(const char *name)
 
 static const char *const algo_keys =
     "recipe, loss, weak, solver, coding, nu, shrinkage, eps, loss_tol, nonneg, iterations, loss.*, "
-    "weak.*, solver.*, coding.*, cv.*, cv_folds, cv_iterations, skip_data";
+    "weak.*, solver.*, coding.*, cv.*, cv_folds, cv_iterations, skip_data, task, task.*, method, "
+    "formulation, C, eps_cp, eps_cg";
 
 static bl_paramset *role_params(bl_algo_spec *a, const char *role, int *role_id)
 {
@@ -138,6 +140,10 @@ static bl_paramset *role_params(bl_algo_spec *a, const char *role, int *role_id)
     if (!strcmp(role, "coding")) {
         *role_id = BL_ROLE_CODING;
         return &a->coding;
+    }
+    if (!strcmp(role, "task")) {
+        *role_id = BL_ROLE_TASK;
+        return &a->task;
     }
     return NULL;
 }
@@ -205,6 +211,30 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
         a->iterations = (int)it;
         return 0;
     }
+    if (!strcmp(key, "method")) {
+        static const char *names[] = {"boost", "structboost", "ssvm", "ova-svm"};
+        for (int j = 0; j < 4; j++)
+            if (!strcmp(value, names[j])) {
+                a->method = j;
+                return 0;
+            }
+        return bl_errf(err, "expected boost, structboost, ssvm or ova-svm, got '%s'", value);
+    }
+    if (!strcmp(key, "formulation")) {
+        if (!strcmp(value, "1-slack"))
+            a->mslack = 0;
+        else if (!strcmp(value, "m-slack"))
+            a->mslack = 1;
+        else
+            return bl_errf(err, "expected 1-slack or m-slack, got '%s'", value);
+        return 0;
+    }
+    if (!strcmp(key, "C"))
+        return parse_real(value, 1e-300, HUGE_VAL, &a->C, err);
+    if (!strcmp(key, "eps_cp"))
+        return parse_real(value, 0, HUGE_VAL, &a->eps_cp, err);
+    if (!strcmp(key, "eps_cg"))
+        return parse_real(value, 0, HUGE_VAL, &a->eps_cg, err);
     if (!strcmp(key, "skip_data")) {
         free(a->skip_data);
         a->skip_data = bl_strdup(value);
@@ -250,6 +280,9 @@ void bl_algo_init(bl_algo_spec *a)
     a->shrinkage = 1.0;
     a->loss_tol = -1.0;
     a->nonneg = 1;
+    a->C = 100.0;
+    a->eps_cp = 0.01;
+    a->eps_cg = 1e-4;
 }
 
 static char *find_recipe(const char *name, const char *from)
@@ -328,6 +361,66 @@ int bl_recipe_load(const char *name, const char *from, const bl_registry *reg,
     return rc;
 }
 
+/* A task's text parameters that name a file relative to the experiment
+ * file (a taxonomy) become absolute paths, as data files do. */
+static int task_paths(bl_algo_spec *a, const bl_ini *ini, bl_error *err)
+{
+    const struct bl_plugin *p = a->task.plugin;
+    for (size_t j = 0; p && j < p->nparams; j++) {
+        const char *v = a->task.text[j];
+        if (p->params[j].type != BL_PARAM_STRING || !v[0] || v[0] == '/')
+            continue;
+        char *dir = bl_path_dir(ini->path);
+        char *path = bl_path_join(dir, v);
+        free(dir);
+        char *abs = bl_file_exists(path) ? realpath(path, NULL) : NULL;
+        free(path);
+        int rc = abs ? bl_paramset_set(&a->task, p->params[j].name, abs, err) : 0;
+        free(abs);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* What a structured method needs: a task; StructBoost also a base learner
+ * without second-order needs; the boosting engine's plugins have no
+ * meaning there. */
+static int check_structured(const bl_algo_spec *a, const bl_ini *ini, const bl_ini_section *s,
+                            bl_error *err)
+{
+    static const char *names[] = {"boost", "structboost", "ssvm", "ova-svm"};
+    const char *m = names[a->method];
+    if (!a->task.plugin)
+        return bl_errf(err, "%s:%d: [%s] method %s needs a structured task: set 'task = NAME'",
+                       ini->path, s->line, s->name, m);
+    const char *extra = a->loss.plugin ? "loss" : a->solver.plugin ? "solver"
+                      : a->coding.plugin ? "coding" : NULL;
+    if (extra)
+        return bl_errf(err, "%s:%d: [%s] method %s does not use a %s plugin (remove '%s = ...')",
+                       ini->path, s->line, s->name, m, extra, extra);
+    if (a->method == BL_METHOD_STRUCTBOOST) {
+        if (!a->weak.plugin)
+            return bl_errf(err, "%s:%d: [%s] method structboost needs a base weak learner: set "
+                           "'weak = NAME' (e.g. stump)", ini->path, s->line, s->name);
+        if (bl_weak_needs(a->weak.plugin))
+            return bl_errf(err, "%s:%d: [%s] weak learner %s needs a loss's Hessian, which "
+                           "StructBoost's oracle does not give", ini->path, s->line, s->name,
+                           a->weak.plugin->name);
+    } else if (a->weak.plugin) {
+        return bl_errf(err, "%s:%d: [%s] method %s does not use a weak learner (remove "
+                       "'weak = ...')", ini->path, s->line, s->name, m);
+    }
+    if (a->method == BL_METHOD_OVA_SVM &&
+        !((const struct bl_task_ops *)a->task.plugin->ops)->label_is_class)
+        return bl_errf(err, "%s:%d: [%s] method ova-svm needs a task whose labels are classes; "
+                       "task %s's are not", ini->path, s->line, s->name, a->task.plugin->name);
+    if (a->mslack && a->method != BL_METHOD_STRUCTBOOST)
+        return bl_errf(err, "%s:%d: [%s] formulation = m-slack is a StructBoost master; method "
+                       "%s solves the 1-slack problem", ini->path, s->line, s->name, m);
+    return 0;
+}
+
 static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
                            const bl_ini_section *s, const char *name, bl_error *err)
 {
@@ -342,10 +435,18 @@ static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini
         }
     if (apply_keys(a, reg, ini, s, 1, err) < 0)
         return -1;
+    if (task_paths(a, ini, err) < 0)
+        return bl_errprefix(err, "%s:%d: [%s]", ini->path, s->line, s->name);
     free(a->name);
     a->name = bl_strdup(name);
     free(a->where);
     a->where = where(ini->path, s->line);
+    if (a->method != BL_METHOD_BOOST)
+        return check_structured(a, ini, s, err);
+    if (a->task.plugin && !((const struct bl_task_ops *)a->task.plugin->ops)->label_is_class)
+        return bl_errf(err, "%s:%d: [%s] task %s does not label examples by class, so it cannot "
+                       "score this boosting algorithm; set method = structboost or ssvm",
+                       ini->path, s->line, s->name, a->task.plugin->name);
     const char *miss = !a->loss.plugin ? "loss" : !a->weak.plugin ? "weak"
                      : !a->solver.plugin && !a->solver_none ? "solver" : NULL;
     if (miss)
@@ -430,7 +531,8 @@ static int load_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
             }
         } else if (!strcmp(e->key, "cv_folds")) {
             folds_line = e->line;
-            if (parse_int(e->value, 2, 100, &n, &e2) < 0)
+            /* 1 = one held-out third of the training part (a validation set) */
+            if (parse_int(e->value, 1, 100, &n, &e2) < 0)
                 rc = bl_errf(err, "%s:%d: [%s] cv_folds: %s", ini->path, e->line, s->name, e2.msg);
             folds = (int)n;
         } else if (!strcmp(e->key, "cv_iterations")) {
@@ -851,6 +953,7 @@ void bl_algo_free(bl_algo_spec *a)
     bl_paramset_free(&a->weak);
     bl_paramset_free(&a->solver);
     bl_paramset_free(&a->coding);
+    bl_paramset_free(&a->task);
     free(a->name);
     free(a->recipe);
     free(a->doc);
@@ -936,6 +1039,30 @@ static void write_params(FILE *f, const char *role, const bl_paramset *ps)
 
 void bl_algo_write(const bl_algo_spec *a, FILE *f)
 {
+    /* structured keys are written only where used, so the keys (and the
+     * hashes stored results are found by) of boosting runs are unchanged */
+    if (a->method != BL_METHOD_BOOST) {
+        static const char *names[] = {"boost", "structboost", "ssvm", "ova-svm"};
+        fprintf(f, "method = %s\n", names[a->method]);
+        write_params(f, "task", &a->task);
+        if (a->weak.plugin)
+            write_params(f, "weak", &a->weak);
+        fprintf(f, "C = %.17g\n", a->C);
+        if (a->method != BL_METHOD_OVA_SVM)
+            fprintf(f, "eps_cp = %.17g\n", a->eps_cp);
+        if (a->method == BL_METHOD_STRUCTBOOST)
+            fprintf(f, "formulation = %s\neps_cg = %.17g\n", a->mslack ? "m-slack" : "1-slack",
+                    a->eps_cg);
+        if (a->iterations)
+            fprintf(f, "iterations = %d\n", a->iterations);
+        if (a->ncv) {
+            fputs(a->cv_lines, f);
+            fprintf(f, "cv_folds = %d\n", a->cv_folds);
+        }
+        return;
+    }
+    if (a->task.plugin)
+        write_params(f, "task", &a->task);
     write_params(f, "loss", &a->loss);
     write_params(f, "weak", &a->weak);
     if (a->solver_none)

@@ -15,7 +15,9 @@
  *   [algorithm NAME]        recipe, loss, weak, solver, coding, nu,
  *                           shrinkage, eps, loss_tol, nonneg, iterations, loss.P,
  *                           weak.P, solver.P, coding.P, cv.KEY,
- *                           cv_folds, cv_iterations, skip_data
+ *                           cv_folds, cv_iterations, skip_data,
+ *                           task, task.P, method, formulation, C, eps_cp,
+ *                           eps_cg
  *
  * A recipe file configs/NAME.ini holds one [recipe] section with the
  * algorithm keys (but not `recipe`) plus `doc`.
@@ -54,6 +56,9 @@ typedef struct bl_data_spec {
 
 enum { BL_PICK_FIRST = 0, BL_PICK_RANDOM = 1 };
 
+/* bl_algo_spec.method */
+enum { BL_METHOD_BOOST = 0, BL_METHOD_STRUCTBOOST = 1, BL_METHOD_SSVM = 2, BL_METHOD_OVA_SVM = 3 };
+
 typedef struct bl_algo_spec {
     char *name;
     char *recipe;               /* recipe it came from, or NULL         */
@@ -77,6 +82,13 @@ typedef struct bl_algo_spec {
     char *cv_lines;             /* the cv.* lines as written (hash, write) */
     int cv_folds;               /* default 5                            */
     int cv_iterations;          /* 0 = the run's                        */
+    /* Structured learning (structured/structured.h).  A method other than
+     * boost runs the task's structured problem; with boost a task whose
+     * labels are classes only adds its metrics (e.g. the tree loss). */
+    bl_paramset task;           /* plugin NULL when there is no task      */
+    int method;                 /* BL_METHOD_*                            */
+    int mslack;                 /* formulation = m-slack                  */
+    double C, eps_cp, eps_cg;   /* spec §2.5                              */
     char *skip_data;            /* comma-separated globs of data sets this
                                    algorithm is not run on (e.g. where
                                    it is infeasible), or NULL           */

@@ -19,7 +19,7 @@
 #include "../util/rng.h"
 #include "objective.h"
 
-static void curve_push(bl_curve *c)
+void bl_curve_push(bl_curve *c)
 {
     if (c->n == c->cap) {
         c->cap = c->cap ? 2 * c->cap : 64;
@@ -597,7 +597,7 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
             rc = bl_errf(err, "iteration %d: loss %s became %g", it + 1, a->loss.plugin->name, L);
             break;
         }
-        curve_push(cv);
+        bl_curve_push(cv);
         size_t n = cv->n - 1;
         cv->train_loss[n] = L;
         cv->train_err[n] = bl_error_rate(r.F, tr->y, m, k);

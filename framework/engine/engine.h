@@ -54,6 +54,8 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *train,
              const struct bl_matrix *Xtest, const int *ytest, bl_model *model,
              bl_curve *curve, bl_error *err);
 
+/* Append one (uninitialised) entry, growing every column. */
+void bl_curve_push(bl_curve *c);
 void bl_curve_free(bl_curve *c);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "../data/quantize.h"
 #include "../engine/engine.h"
+#include "../structured/structured.h"
 #include "../util/fsutil.h"
 #include "../util/rng.h"
 
@@ -40,7 +41,8 @@ static void assign_folds(const bl_dataset *ds, int folds, uint64_t seed, int *fo
 int bl_cv_choose(const bl_algo_spec *a, const bl_dataset *train, int max_bins, int iterations,
                  uint64_t seed, size_t *best, double *best_err, bl_error *err)
 {
-    int folds = a->cv_folds;
+    /* cv_folds = 1: hold out one third (fold 0 of 3) as a validation set */
+    int folds = a->cv_folds == 1 ? 3 : a->cv_folds, used = a->cv_folds == 1 ? 1 : folds;
     if ((size_t)folds > train->m)
         return bl_errf(err, "%s: %d-fold cross-validation needs at least %d training examples, "
                        "the training part has %zu", a->where, folds, folds, train->m);
@@ -49,7 +51,8 @@ int bl_cv_choose(const bl_algo_spec *a, const bl_dataset *train, int max_bins, i
     double *wrong = bl_xcalloc(a->ncv, sizeof *wrong); /* misclassified held-out examples */
     size_t *rows = bl_xmalloc((train->m ? train->m : 1) * sizeof *rows);
     int rc = 0;
-    for (int f = 0; f < folds && rc == 0; f++) {
+    size_t held = 0;
+    for (int f = 0; f < used && rc == 0; f++) {
         size_t ntr = 0, nva;
         for (size_t i = 0; i < train->m; i++)
             if (fold[i] != f)
@@ -80,7 +83,14 @@ int bl_cv_choose(const bl_algo_spec *a, const bl_dataset *train, int max_bins, i
                       : a->cv[c].iterations ? a->cv[c].iterations : iterations;
             bl_boost_cfg cfg = {&a->cv[c], its,
                                 bl_seed_derive(seed, a->cv_label[c], (uint64_t)f), NULL, NULL};
-            rc = bl_boost(&cfg, &tv, &Xv, va.y, &mo, &cv, err);
+            if (a->cv[c].method != BL_METHOD_BOOST) {
+                bl_metrics met;
+                memset(&met, 0, sizeof met);
+                rc = bl_structured_run(&cfg, &tr, &va, max_bins, &cv, &met, err);
+                bl_metrics_free(&met);
+            } else {
+                rc = bl_boost(&cfg, &tv, &Xv, va.y, &mo, &cv, err);
+            }
             if (rc < 0)
                 bl_errprefix(err, "cross-validation of %s, fold %d", a->cv_label[c], f + 1);
             else
@@ -88,6 +98,7 @@ int bl_cv_choose(const bl_algo_spec *a, const bl_dataset *train, int max_bins, i
             bl_curve_free(&cv);
             bl_model_free(&mo);
         }
+        held += va.m;
         bl_qview_free(&q);
         bl_dataset_free(&tr);
         bl_dataset_free(&va);
@@ -97,7 +108,7 @@ int bl_cv_choose(const bl_algo_spec *a, const bl_dataset *train, int max_bins, i
         for (size_t c = 1; c < a->ncv; c++)
             if (wrong[c] < wrong[*best] - 1e-9)
                 *best = c;
-        *best_err = wrong[*best] / (double)train->m;
+        *best_err = wrong[*best] / (double)(held ? held : 1);
     }
     free(wrong);
     free(rows);

@@ -15,6 +15,7 @@
 #include "../data/quantize.h"
 #include "../engine/engine.h"
 #include "../store/store.h"
+#include "../structured/structured.h"
 
 typedef struct bl_job {
     size_t d, a;
@@ -39,6 +40,7 @@ typedef struct bl_job_out {
     double started, finished;      /* Unix time */
     char cv_choice[256];           /* candidate chosen by CV, or ""     */
     double cv_error;               /* its cross-validated error         */
+    bl_metrics metrics;            /* the task's metrics (n = 0 if none) */
 } bl_job_out;
 
 /* Read a data spec's file(s): the training file into *all and, for split =

@@ -107,6 +107,15 @@ void bl_wire_put_result(bl_buf *b, const bl_job *j, const bl_job_out *o)
     bl_buf_put(b, c->trees, c->n * sizeof(size_t));
     bl_buf_put(b, o->cv_choice, sizeof o->cv_choice);
     bl_buf_put(b, &o->cv_error, sizeof o->cv_error);
+    uint64_t nm = o->metrics.n;
+    bl_buf_put(b, &nm, sizeof nm);
+    for (size_t q = 0; q < o->metrics.n; q++) {
+        uint64_t len = strlen(o->metrics.name[q]);
+        bl_buf_put(b, &len, sizeof len);
+        bl_buf_put(b, o->metrics.name[q], len);
+        bl_buf_put(b, &o->metrics.train[q], sizeof(double));
+        bl_buf_put(b, &o->metrics.test[q], sizeof(double));
+    }
 }
 
 int bl_wire_get_result(bl_buf *b, bl_job *j, bl_job_out *o)
@@ -154,6 +163,33 @@ int bl_wire_get_result(bl_buf *b, bl_job *j, bl_job_out *o)
         rc = bl_buf_get(b, o->cv_choice, sizeof o->cv_choice);
     if (rc == 0)
         rc = bl_buf_get(b, &o->cv_error, sizeof o->cv_error);
+    uint64_t nm = 0;
+    if (rc == 0)
+        rc = bl_buf_get(b, &nm, sizeof nm);
+    if (rc == 0 && nm > (b->n - b->at) / (sizeof(uint64_t) + 2 * sizeof(double)))
+        rc = -1;
+    if (rc == 0 && nm) {
+        bl_metrics *m = &o->metrics;
+        m->name = bl_xcalloc(nm, sizeof *m->name);
+        m->train = bl_xmalloc(nm * sizeof *m->train);
+        m->test = bl_xmalloc(nm * sizeof *m->test);
+        for (size_t q = 0; q < nm && rc == 0; q++) {
+            uint64_t len = 0;
+            rc = bl_buf_get(b, &len, sizeof len);
+            if (rc == 0 && len > b->n - b->at)
+                rc = -1;
+            if (rc == 0) {
+                m->name[q] = bl_xmalloc(len + 1);
+                m->n = q + 1;
+                rc = bl_buf_get(b, m->name[q], len);
+                m->name[q][len] = 0;
+            }
+            if (rc == 0)
+                rc = bl_buf_get(b, &m->train[q], sizeof(double));
+            if (rc == 0)
+                rc = bl_buf_get(b, &m->test[q], sizeof(double));
+        }
+    }
     o->cv_choice[sizeof o->cv_choice - 1] = 0;
     if (rc < 0)
         bl_job_out_free(o);

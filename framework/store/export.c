@@ -239,6 +239,20 @@ static void json_run(FILE *out, const bl_store_row *r)
     json_dbl_field(out, "t_coef", "%.10g", x->t_coef);
     json_dbl_field(out, "t_book", "%.10g", x->t_book);
     json_dbl_field(out, "t_total", "%.10g", x->t_total);
+    if (r->nmetrics) {
+        fputs(", \"metrics\": {", out);
+        for (size_t j = 0; j < r->nmetrics; j++) {
+            if (j)
+                fputs(", ", out);
+            json_str(out, r->metric[j]);
+            fputs(": {\"train\": ", out);
+            json_num(out, "%.10g", r->metric_train[j]);
+            fputs(", \"test\": ", out);
+            json_num(out, "%.10g", r->metric_test[j]);
+            putc('}', out);
+        }
+        putc('}', out);
+    }
     json_field(out, "params", r->params);
 }
 

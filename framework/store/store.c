@@ -34,6 +34,14 @@ struct bl_store {
 /* The UNIQUE key constraint's index serves every key lookup (has, get,
  * the delete before a replace); the curves primary key serves curve reads
  * and the cascade. */
+/* A task's final metrics per run.  Added after schema 2 without a version
+ * change: writers create it when missing, readers take its absence as no
+ * metrics. */
+#define METRICS_SQL                                                                      \
+    "CREATE TABLE IF NOT EXISTS metrics("                                                \
+    " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"                    \
+    " name TEXT NOT NULL, train REAL, test REAL, PRIMARY KEY(run_id, name));"
+
 static const char schema_sql[] =
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
     "INSERT INTO meta VALUES('application', 'boostlab'), ('schema', '" SCHEMA_VERSION "');"
@@ -55,7 +63,7 @@ static const char schema_sql[] =
     " iter INTEGER NOT NULL," /* 1-based: the model with iter terms */
     " train_loss REAL, train_err REAL, test_err REAL, edge REAL,"
     " solver_iters INTEGER, t_weak REAL, t_coef REAL, t_book REAL, trees INTEGER,"
-    " PRIMARY KEY(run_id, iter)) WITHOUT ROWID;";
+    " PRIMARY KEY(run_id, iter)) WITHOUT ROWID;" METRICS_SQL;
 
 #define KEY_WHERE                                                                        \
     " WHERE experiment = ?1 AND data = ?2 AND data_hash = ?3 AND algo = ?4"              \
@@ -296,7 +304,7 @@ static int setup(bl_store *s, bl_error *err)
      * results` read during a commit, and FULL syncs the WAL at each commit
      * so a committed run survives power loss. */
     return exec(s, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;"
-                   " PRAGMA foreign_keys = ON;", "setting up the connection", err);
+                   " PRAGMA foreign_keys = ON;" METRICS_SQL, "setting up the connection", err);
 }
 
 static int store_open(const char *path, int ro, bl_store **out, bl_error *err)
@@ -461,11 +469,48 @@ int bl_store_commit(bl_store *s, const bl_run_key *key, const bl_run_info *info,
         sqlite3_bind_int64(ic, 11, (sqlite3_int64)(curve->trees ? curve->trees[j] : j + 1));
         rc = step_done(s, ic, "storing a curve", err);
     }
+    for (size_t j = 0; j < info->nmetrics && rc == 0; j++) {
+        sqlite3_stmt *im;
+        if (sqlite3_prepare_v2(s->db, "INSERT INTO metrics(run_id, name, train, test)"
+                               " VALUES(?1, ?2, ?3, ?4)", -1, &im, NULL) != SQLITE_OK) {
+            rc = dberr(s, err, "storing metrics");
+            break;
+        }
+        sqlite3_bind_int64(im, 1, id);
+        sqlite3_bind_text(im, 2, info->metric[j], -1, SQLITE_STATIC);
+        bind_double(im, 3, info->metric_train[j]);
+        bind_double(im, 4, info->metric_test[j]);
+        rc = sqlite3_step(im) == SQLITE_DONE ? 0 : dberr(s, err, "storing metrics");
+        sqlite3_finalize(im);
+    }
     if (rc == 0)
         rc = exec(s, "COMMIT", "committing a run", err);
     if (rc < 0)
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return rc;
+}
+
+/* The metrics stored with run r (none when the store predates them). */
+static int load_metrics(bl_store *s, bl_store_row *r, bl_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "SELECT name, train, test FROM metrics WHERE run_id = ?1"
+                           " ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
+        return 0; /* no metrics table: an older store */
+    sqlite3_bind_int64(st, 1, r->id);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        size_t n = r->nmetrics + 1;
+        r->metric = bl_xrealloc(r->metric, n * sizeof *r->metric);
+        r->metric_train = bl_xrealloc(r->metric_train, n * sizeof *r->metric_train);
+        r->metric_test = bl_xrealloc(r->metric_test, n * sizeof *r->metric_test);
+        r->metric[n - 1] = col_str(st, 0);
+        r->metric_train[n - 1] = col_double(st, 1);
+        r->metric_test[n - 1] = col_double(st, 2);
+        r->nmetrics = n;
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : dberr(s, err, "reading metrics");
 }
 
 /* ---- reading ------------------------------------------------------------ */
@@ -505,7 +550,7 @@ static int fill_row(bl_store *s, sqlite3_stmt *st, bl_store_row *r, bl_error *er
     r->res.t_total = col_double(st, 27);
     r->res.trees = sqlite3_column_type(st, 28) == SQLITE_NULL
                        ? r->res.iterations : (size_t)sqlite3_column_int64(st, 28);
-    return 0;
+    return load_metrics(s, r, err);
 }
 
 int bl_store_get(bl_store *s, const bl_run_key *key, bl_store_row *row, bl_error *err)
@@ -621,6 +666,11 @@ void bl_store_row_free(bl_store_row *row)
     free(row->params);
     free(row->sweep);
     free(row->host);
+    for (size_t j = 0; j < row->nmetrics; j++)
+        free(row->metric[j]);
+    free(row->metric);
+    free(row->metric_train);
+    free(row->metric_test);
     memset(row, 0, sizeof *row);
 }
 

@@ -43,6 +43,10 @@ typedef struct bl_run_info {
     int threads;                /* threads the run used                   */
     const char *host;           /* machine (or MPI rank's host) that ran it */
     double started, finished;   /* Unix time, seconds                     */
+    /* a task's final metrics (structured runs, or runs with a task) */
+    size_t nmetrics;
+    char *const *metric;
+    const double *metric_train, *metric_test;
 } bl_run_info;
 
 /* One stored run, as read back (strings owned by the row). */
@@ -54,6 +58,9 @@ typedef struct bl_store_row {
     size_t m_train, m_test, k, d;
     double started, finished;
     bl_run_result res;          /* final figures (report.h)               */
+    size_t nmetrics;            /* a task's final metrics, if stored      */
+    char **metric;
+    double *metric_train, *metric_test;
 } bl_store_row;
 
 /* Which rows to read: NULL fields match everything.  experiment is matched

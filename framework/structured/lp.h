@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The master problems of StructBoost as GLPK linear programs that grow by
+ * rows (cutting planes) and columns (weak learners):
+ *     min c^T x  s.t.  A x >= b,  x >= 0,
+ * re-solved by the simplex method from the previous basis (warm start:
+ * a new row keeps the old basis dual feasible, a new column keeps it
+ * primal feasible), giving the primal x and the row duals (>= 0).
+ */
+#ifndef BL_STRUCTURED_LP_H
+#define BL_STRUCTURED_LP_H
+
+#include <stddef.h>
+
+#include "../util/error.h"
+
+typedef struct bl_lp {
+    void *glp;              /* glp_prob *                               */
+    size_t rows, cols;
+    int *ind;               /* scratch for GLPK's 1-based index arrays  */
+    double *val;
+    size_t cap;
+} bl_lp;
+
+void bl_lp_init(bl_lp *lp);
+void bl_lp_free(bl_lp *lp);
+/* New column x_j >= 0 with cost c; its entries in the existing rows are
+ * a[0..rows) (zeros skipped).  Returns j (0-based). */
+size_t bl_lp_add_col(bl_lp *lp, double cost, const double *a);
+/* New row  sum_j a_j x_j >= b  over the existing columns (a[0..cols)).
+ * Returns its index (0-based). */
+size_t bl_lp_add_row(bl_lp *lp, const double *a, double b);
+/* As bl_lp_add_row with the row given sparsely: n (column, value) pairs. */
+size_t bl_lp_add_row_sparse(bl_lp *lp, const size_t *col, const double *a, size_t n, double b);
+/* Solve; x (cols), dual (rows) and *obj may be NULL. */
+int bl_lp_solve(bl_lp *lp, double *x, double *dual, double *obj, bl_error *err);
+
+#endif

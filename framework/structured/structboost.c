@@ -1,0 +1,514 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * StructBoost (spec §2): column generation (Algorithm 1) around a master
+ * LP solved by 1-slack cutting planes (Algorithm 2), or for comparison the
+ * m-slack LP over every constraint of an enumerable task (§2.7).
+ *
+ * A column j is a base hypothesis phi_j fitted on one view of the task,
+ * placed in one block of it; its outputs on the view's training and test
+ * points are kept, so scores, new constraint rows and new column entries
+ * are dot products (sinst.h).  Choices where the paper is silent (§8):
+ *   - the initial dual weights put C/m on one random wrong label per
+ *     example (the spec's recommendation, item 9), and that constraint
+ *     (c = 1 for all i) is also the first row of the working set;
+ *   - CG stops when the best learner's score is <= 1 + eps_cg (item 8);
+ *   - the working set is kept across CG iterations (warm start) and never
+ *     pruned; no arbitrary constraint is re-added on warm starts (item 10);
+ *   - eps_cp is fixed (the adaptive rule, item 11, is not implemented).
+ * mu = lambda / m scaled as spec §1.5, so the score of a column with
+ * w_j > 0 is 1 at the master optimum.
+ */
+#include <boostlab/weak.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../plugin/loader.h"
+#include "../util/clock.h"
+#include "../util/fsutil.h"
+#include "../util/rng.h"
+#include "lp.h"
+#include "sinst.h"
+#include "structured.h"
+
+typedef struct col {
+    size_t view, block;
+    void *hyp;
+    double *out, *tout;   /* outputs on the view's training / test points */
+} col;
+
+/* The m-slack master's rows: one per (example, wrong label), each with the
+ * terms of its dpsi. */
+typedef struct mrows {
+    size_t n, *start;     /* row r's terms are start[r]..start[r+1]       */
+    uint32_t *view;
+    uint64_t *cell;
+    double *coef;
+} mrows;
+
+typedef struct sb {
+    const bl_algo_spec *a;
+    bl_sinst tr, te;
+    int has_test;
+    bl_sep sep;
+    const struct bl_weak_ops *wo;
+    void **learner;       /* one per view                                 */
+    col *col;
+    size_t ncol, capcol;
+    bl_cut *cut;          /* 1-slack working set                          */
+    size_t ncut, capcut;
+    mrows mr;             /* m-slack rows                                 */
+    bl_lp lp;
+    double *x, *dual, *w;
+    double **u;           /* pricing weights per view (cells)             */
+    double *G;            /* one block's weights, gathered                */
+    double *pred_scratch; /* metric values                                */
+    unsigned char *pred;  /* predicted labels                             */
+    uint64_t rng;
+} sb;
+
+static uint64_t next_rnd(void *state)
+{
+    uint64_t *s = state;
+    *s += 0x9e3779b97f4a7c15ULL;
+    return bl_mix64(*s);
+}
+
+/* S = sum_j w_j out_j in each column's (view, block), on the training or
+ * test points. */
+static void scores(sb *b, bl_sinst *s, int test)
+{
+    bl_sinst_zero(s);
+    for (size_t j = 0; j < b->ncol; j++) {
+        const col *c = &b->col[j];
+        double wj = b->w[j];
+        if (wj == 0.0)
+            continue;
+        size_t B = s->v[c->view].tv.blocks, np = s->v[c->view].tv.points.m;
+        double *S = s->S[c->view];
+        const double *o = test ? c->tout : c->out;
+        for (size_t r = 0; r < np; r++)
+            S[r * B + c->block] += wj * o[r];
+    }
+}
+
+static void ensure_pred(sb *b)
+{
+    size_t need = b->tr.m * b->tr.lbytes;
+    if (b->has_test && b->te.m * b->te.lbytes > need)
+        need = b->te.m * b->te.lbytes;
+    b->pred = bl_xrealloc(b->pred, need ? need : 1);
+}
+
+/* ---- pricing (the weak learner oracle) -------------------------------- */
+
+/* Best (view, block, phi) for the weights b->u; *edge its score
+ * S(psi) = sum_r u_r phi(z_r).  Returns 0, 1 when no block has a nonzero
+ * weight, -1 on error. */
+static int price(sb *b, uint64_t seed, col *best, double *edge, bl_error *err)
+{
+    *edge = -1.0;
+    memset(best, 0, sizeof *best);
+    for (size_t v = 0; v < b->tr.nviews; v++) {
+        const bl_sview *sv = &b->tr.v[v];
+        size_t np = sv->tv.points.m, B = sv->tv.blocks;
+        for (size_t bl = 0; bl < B; bl++) {
+            int any = 0;
+            for (size_t r = 0; r < np; r++) {
+                b->G[r] = b->u[v][r * B + bl];
+                any |= b->G[r] != 0.0;
+            }
+            if (!any)
+                continue;
+            double *out = bl_xmalloc(np * sizeof *out);
+            struct bl_fit_request req;
+            memset(&req, 0, sizeof req);
+            req.G = b->G;
+            req.c = 1;
+            req.seed = bl_seed_derive(seed, "block", v * 1000003u + bl);
+            struct bl_fit_result res;
+            memset(&res, 0, sizeof res);
+            res.out = out;
+            char perr[BL_ERR_MAX] = "";
+            if (b->wo->fit(b->learner[v], &req, &res, perr) < 0) {
+                free(out);
+                return bl_errf(err, "weak learner %s on view %s, block %zu: %s",
+                               b->a->weak.plugin->name, sv->tv.name, bl, perr);
+            }
+            if (res.outdim != 1) {
+                b->wo->free_hyp(res.hyp);
+                free(out);
+                return bl_errf(err, "weak learner %s answered with %zu outputs per point; "
+                               "StructBoost lifts single-output learners (outdim 1)",
+                               b->a->weak.plugin->name, res.outdim);
+            }
+            /* the score from the outputs themselves: what the master sees */
+            double s = 0.0;
+            for (size_t r = 0; r < np; r++)
+                s += b->G[r] * out[r];
+            if (s > *edge + 1e-12 * fabs(s)) {
+                if (best->hyp) {
+                    b->wo->free_hyp(best->hyp);
+                    free(best->out);
+                }
+                *edge = s;
+                best->view = v;
+                best->block = bl;
+                best->hyp = res.hyp;
+                best->out = out;
+            } else {
+                b->wo->free_hyp(res.hyp);
+                free(out);
+            }
+        }
+    }
+    return best->hyp ? 0 : 1;
+}
+
+/* ---- the two masters --------------------------------------------------- */
+
+/* Column entries of c in every row of the master. */
+static void add_column(sb *b, const col *c)
+{
+    bl_lp *lp = &b->lp;
+    double *a = bl_xcalloc(lp->rows ? lp->rows : 1, sizeof *a);
+    if (!b->a->mslack) {
+        for (size_t k = 0; k < b->ncut; k++)
+            a[k] = bl_cut_dot(&b->cut[k], &b->tr, c->view, c->block, c->out);
+    } else {
+        size_t B = b->tr.v[c->view].tv.blocks;
+        for (size_t r = 0; r < b->mr.n; r++)
+            for (size_t e = b->mr.start[r]; e < b->mr.start[r + 1]; e++)
+                if (b->mr.view[e] == c->view && b->mr.cell[e] % B == c->block)
+                    a[r] += b->mr.coef[e] * c->out[b->mr.cell[e] / B];
+    }
+    bl_lp_add_col(lp, 1.0, a);
+    free(a);
+}
+
+static void add_cut(sb *b, bl_cut *cut)
+{
+    if (b->ncut == b->capcut) {
+        b->capcut = b->capcut ? 2 * b->capcut : 32;
+        b->cut = bl_xrealloc(b->cut, b->capcut * sizeof *b->cut);
+    }
+    b->cut[b->ncut++] = *cut;
+    double *a = bl_xmalloc((b->ncol + 1) * sizeof *a);
+    a[0] = 1.0; /* xi */
+    for (size_t j = 0; j < b->ncol; j++)
+        a[j + 1] = bl_cut_dot(cut, &b->tr, b->col[j].view, b->col[j].block, b->col[j].out);
+    bl_lp_add_row(&b->lp, a, cut->b);
+    free(a);
+}
+
+static void grow_x(sb *b)
+{
+    b->x = bl_xrealloc(b->x, (b->lp.cols ? b->lp.cols : 1) * sizeof *b->x);
+    b->dual = bl_xrealloc(b->dual, (b->lp.rows ? b->lp.rows : 1) * sizeof *b->dual);
+    b->w = bl_xrealloc(b->w, (b->ncol ? b->ncol : 1) * sizeof *b->w);
+}
+
+/* Solve the master over the current columns.  1-slack: cutting planes
+ * until the exact average hinge H is within eps_cp of xi.  Leaves w, the
+ * training scores at w, u (pricing weights) and returns the primal
+ * objective f(w) = sum w + C H; *iters = cutting-plane rounds. */
+static int master(sb *b, double *f, int *iters, bl_error *err)
+{
+    const bl_algo_spec *a = b->a;
+    size_t off = a->mslack ? b->tr.m : 1; /* slack columns come first */
+    double H = 0.0;
+    *iters = 0;
+    for (;;) {
+        grow_x(b);
+        if (bl_lp_solve(&b->lp, b->x, b->dual, NULL, err) < 0)
+            return -1;
+        (*iters)++;
+        for (size_t j = 0; j < b->ncol; j++)
+            b->w[j] = b->x[off + j] > 0.0 ? b->x[off + j] : 0.0;
+        scores(b, &b->tr, 0);
+        H = bl_sep_run(&b->sep, &b->tr);
+        if (a->mslack || H <= b->x[0] + a->eps_cp)
+            break;
+        if (*iters >= 100000)
+            return bl_errf(err, "cutting planes did not reach eps_cp = %g in %d rounds "
+                           "(hinge %g, slack %g)", a->eps_cp, *iters, H, b->x[0]);
+        bl_cut cut;
+        bl_sep_cut(&b->sep, &b->tr, 0, &cut);
+        add_cut(b, &cut);
+    }
+    double sw = 0.0;
+    for (size_t j = 0; j < b->ncol; j++)
+        sw += b->w[j];
+    *f = sw + a->C * H;
+    /* pricing weights u = sum_k lambda_k A_k (1-slack), or the row duals
+     * times their terms (m-slack) */
+    for (size_t v = 0; v < b->tr.nviews; v++)
+        memset(b->u[v], 0, bl_sinst_cells(&b->tr, v) * sizeof(double));
+    if (!a->mslack) {
+        for (size_t k = 0; k < b->ncut; k++) {
+            double l = b->dual[k];
+            if (!(l > 0.0))
+                continue;
+            const bl_cut *c = &b->cut[k];
+            for (size_t e = 0; e < c->nnz; e++)
+                b->u[c->view[e]][c->cell[e]] += l * c->coef[e];
+        }
+    } else {
+        for (size_t r = 0; r < b->mr.n; r++) {
+            double mu = b->dual[r];
+            if (!(mu > 0.0))
+                continue;
+            for (size_t e = b->mr.start[r]; e < b->mr.start[r + 1]; e++)
+                b->u[b->mr.view[e]][b->mr.cell[e]] += mu * b->mr.coef[e];
+        }
+    }
+    return 0;
+}
+
+/* Every (example, wrong label) as a row of the m-slack LP:
+ *   dpsi_i(y)^T w + xi_i >= Delta(y_i, y),  xi_i a column of cost C/m. */
+static int mslack_rows(sb *b, bl_error *err)
+{
+    bl_sinst *s = &b->tr;
+    if (!s->ops->alternatives)
+        return bl_errf(err, "task %s cannot enumerate its labels (no alternatives), which the "
+                       "m-slack formulation needs; use formulation = 1-slack",
+                       s->plugin->name);
+    for (size_t i = 0; i < s->m; i++)
+        bl_lp_add_col(&b->lp, b->a->C / (double)s->m, NULL);
+    unsigned char *y = bl_xmalloc(s->lbytes);
+    size_t cap = 1024, nt = 0, capr = 1024;
+    b->mr.start = bl_xmalloc(capr * sizeof *b->mr.start);
+    b->mr.view = bl_xmalloc(cap * sizeof *b->mr.view);
+    b->mr.cell = bl_xmalloc(cap * sizeof *b->mr.cell);
+    b->mr.coef = bl_xmalloc(cap * sizeof *b->mr.coef);
+    b->mr.start[0] = 0;
+    for (size_t i = 0; i < s->m; i++) {
+        size_t na = s->ops->alternatives(s->inst, i, 0, NULL);
+        for (size_t t = 0; t < na; t++) {
+            s->ops->alternatives(s->inst, i, t, y);
+            size_t n = s->ops->dpsi(s->inst, i, y, b->sep.terms, b->sep.tcap);
+            if (n > b->sep.tcap) {
+                b->sep.tcap = n;
+                b->sep.terms = bl_xrealloc(b->sep.terms, n * sizeof *b->sep.terms);
+                n = s->ops->dpsi(s->inst, i, y, b->sep.terms, b->sep.tcap);
+            }
+            if (nt + n > cap) {
+                cap = 2 * (nt + n);
+                b->mr.view = bl_xrealloc(b->mr.view, cap * sizeof *b->mr.view);
+                b->mr.cell = bl_xrealloc(b->mr.cell, cap * sizeof *b->mr.cell);
+                b->mr.coef = bl_xrealloc(b->mr.coef, cap * sizeof *b->mr.coef);
+            }
+            for (size_t e = 0; e < n; e++) {
+                const struct bl_task_term *tt = &b->sep.terms[e];
+                b->mr.view[nt] = tt->view;
+                b->mr.cell[nt] = tt->point * s->v[tt->view].tv.blocks + tt->block;
+                b->mr.coef[nt++] = tt->coef;
+            }
+            if (b->mr.n + 2 > capr) {
+                capr *= 2;
+                b->mr.start = bl_xrealloc(b->mr.start, capr * sizeof *b->mr.start);
+            }
+            b->mr.start[++b->mr.n] = nt;
+            size_t xi = i;
+            double one = 1.0;
+            bl_lp_add_row_sparse(&b->lp, &xi, &one, 1, s->ops->loss(s->inst, i, y));
+        }
+    }
+    free(y);
+    return 0;
+}
+
+/* ---- the run ------------------------------------------------------------- */
+
+static void sb_free(sb *b)
+{
+    for (size_t j = 0; j < b->ncol; j++) {
+        b->wo->free_hyp(b->col[j].hyp);
+        free(b->col[j].out);
+        free(b->col[j].tout);
+    }
+    free(b->col);
+    for (size_t k = 0; k < b->ncut; k++)
+        bl_cut_free(&b->cut[k]);
+    free(b->cut);
+    free(b->mr.start);
+    free(b->mr.view);
+    free(b->mr.cell);
+    free(b->mr.coef);
+    for (size_t v = 0; b->learner && v < b->tr.nviews; v++)
+        if (b->learner[v])
+            b->wo->destroy(b->learner[v]);
+    free(b->learner);
+    for (size_t v = 0; b->u && v < b->tr.nviews; v++)
+        free(b->u[v]);
+    free(b->u);
+    free(b->G);
+    free(b->x);
+    free(b->dual);
+    free(b->w);
+    free(b->pred);
+    free(b->pred_scratch);
+    bl_lp_free(&b->lp);
+    if (b->tr.inst)
+        bl_sep_free(&b->sep, &b->tr);
+    bl_sinst_close(&b->tr);
+    if (b->has_test)
+        bl_sinst_close(&b->te);
+}
+
+/* Record one curve entry at the current model. */
+static void record(sb *b, bl_curve *cv, double f, double edge, int iters, double tw, double tc,
+                   double t0)
+{
+    bl_curve_push(cv);
+    size_t n = cv->n - 1;
+    cv->train_loss[n] = f;
+    cv->train_err[n] = bl_sinst_metrics(&b->tr, b->pred, b->pred_scratch);
+    if (b->has_test) {
+        scores(b, &b->te, 1);
+        cv->test_err[n] = bl_sinst_metrics(&b->te, b->pred, b->pred_scratch);
+    } else {
+        cv->test_err[n] = NAN;
+    }
+    cv->edge[n] = edge;
+    cv->solver_iters[n] = iters;
+    cv->trees[n] = b->ncol;
+    cv->t_weak[n] = tw;
+    cv->t_coef[n] = tc;
+    cv->t_book[n] = bl_seconds() - t0;
+}
+
+/* Final metrics on both parts. */
+static void final_metrics(sb *b, bl_metrics *met)
+{
+    size_t n = b->tr.nmetrics;
+    double *tr = bl_xmalloc(n * sizeof *tr), *te = bl_xmalloc(n * sizeof *te);
+    scores(b, &b->tr, 0);
+    bl_sinst_metrics(&b->tr, b->pred, tr);
+    for (size_t j = 0; j < n; j++)
+        te[j] = NAN;
+    if (b->has_test) {
+        scores(b, &b->te, 1);
+        bl_sinst_metrics(&b->te, b->pred, te);
+    }
+    bl_metrics_set(met, b->tr.metric, n, tr, te);
+    free(tr);
+    free(te);
+}
+
+int bl_structboost(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
+                   int max_bins, bl_curve *cv, bl_metrics *met, bl_error *err)
+{
+    const bl_algo_spec *a = cfg->algo;
+    sb b;
+    memset(&b, 0, sizeof b);
+    memset(cv, 0, sizeof *cv);
+    b.a = a;
+    b.wo = a->weak.plugin->ops;
+    bl_lp_init(&b.lp);
+    int rc = bl_sinst_open(&b.tr, &a->task, train, max_bins, err);
+    if (rc == 0 && test && test->m) {
+        rc = bl_sinst_open(&b.te, &a->task, test, 0, err);
+        b.has_test = rc == 0;
+        if (rc == 0 && b.te.nviews != b.tr.nviews)
+            rc = bl_errf(err, "task %s gives %zu views on the training part but %zu on the "
+                         "test part", a->task.plugin->name, b.tr.nviews, b.te.nviews);
+    }
+    if (rc < 0) {
+        sb_free(&b);
+        return -1;
+    }
+    bl_sep_init(&b.sep, &b.tr);
+    ensure_pred(&b);
+    b.pred_scratch = bl_xmalloc(b.tr.nmetrics * sizeof *b.pred_scratch);
+    b.learner = bl_xcalloc(b.tr.nviews, sizeof *b.learner);
+    b.u = bl_xcalloc(b.tr.nviews, sizeof *b.u);
+    size_t maxp = 1;
+    for (size_t v = 0; v < b.tr.nviews && rc == 0; v++) {
+        char perr[BL_ERR_MAX] = "";
+        b.u[v] = bl_xcalloc(bl_sinst_cells(&b.tr, v), sizeof(double));
+        if (b.tr.v[v].tv.points.m > maxp)
+            maxp = b.tr.v[v].tv.points.m;
+        b.learner[v] = b.wo->create(&bl_host_api, a->weak.v, &b.tr.v[v].train, perr);
+        if (!b.learner[v])
+            rc = bl_errf(err, "weak learner %s on view %s: %s", a->weak.plugin->name,
+                         b.tr.v[v].tv.name, perr[0] ? perr : "create failed");
+    }
+    b.G = bl_xmalloc(maxp * sizeof *b.G);
+    b.rng = bl_seed_derive(cfg->seed, "structboost-init", 0);
+
+    /* the starting dual point: C/m on one random wrong label per example */
+    if (rc == 0) {
+        for (size_t i = 0; i < b.tr.m; i++)
+            b.tr.ops->random_label(b.tr.inst, i, next_rnd, &b.rng,
+                                   b.sep.ybar + i * b.tr.lbytes);
+        bl_cut c0;
+        bl_sep_cut(&b.sep, &b.tr, 1, &c0);
+        for (size_t e = 0; e < c0.nnz; e++)
+            b.u[c0.view[e]][c0.cell[e]] += a->C * c0.coef[e];
+        if (a->mslack) {
+            bl_cut_free(&c0);
+            rc = mslack_rows(&b, err);
+        } else {
+            bl_lp_add_col(&b.lp, a->C, NULL); /* xi */
+            add_cut(&b, &c0);
+        }
+    }
+    /* the empty model */
+    if (rc == 0) {
+        bl_sinst_zero(&b.tr);
+        cv->train_loss0 = a->C * bl_sep_run(&b.sep, &b.tr);
+        cv->train_err0 = bl_sinst_metrics(&b.tr, b.pred, b.pred_scratch);
+        cv->test_err0 = NAN;
+        if (b.has_test) {
+            bl_sinst_zero(&b.te);
+            cv->test_err0 = bl_sinst_metrics(&b.te, b.pred, b.pred_scratch);
+        }
+    }
+    int T = cfg->iterations;
+    for (int t = 0; t < T && rc == 0; t++) {
+        double t0 = bl_seconds();
+        col c;
+        double edge;
+        int pr = price(&b, bl_seed_derive(cfg->seed, "structboost", (uint64_t)t), &c, &edge, err);
+        if (pr < 0) {
+            rc = -1;
+            break;
+        }
+        double t1 = bl_seconds();
+        if (pr == 1 || edge <= 1.0 + a->eps_cg) {
+            if (c.hyp) {
+                b.wo->free_hyp(c.hyp);
+                free(c.out);
+            }
+            cv->stop = BL_STOP_DUAL;
+            break;
+        }
+        if (b.has_test) {
+            const struct bl_matrix *P = &b.te.v[c.view].tv.points;
+            c.tout = bl_xmalloc((P->m ? P->m : 1) * sizeof *c.tout);
+            b.wo->predict(c.hyp, P, c.tout);
+        }
+        add_column(&b, &c);
+        if (b.ncol == b.capcol) {
+            b.capcol = b.capcol ? 2 * b.capcol : 64;
+            b.col = bl_xrealloc(b.col, b.capcol * sizeof *b.col);
+        }
+        b.col[b.ncol++] = c;
+        double f = 0.0;
+        int iters = 0;
+        if (master(&b, &f, &iters, err) < 0) {
+            rc = bl_errprefix(err, "iteration %d", t + 1);
+            break;
+        }
+        double t2 = bl_seconds();
+        record(&b, cv, f, edge, iters, t1 - t0, t2 - t1, t2);
+        if (cfg->on_iter)
+            cfg->on_iter(cfg->user, (size_t)t + 1, (size_t)T);
+    }
+    if (rc == 0)
+        final_metrics(&b, met);
+    sb_free(&b);
+    return rc;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Dispatch of structured methods and task metrics (structured.h). */
+#include "structured.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/fsutil.h"
+#include "sinst.h"
+
+void bl_metrics_free(bl_metrics *m)
+{
+    for (size_t j = 0; j < m->n; j++)
+        free(m->name[j]);
+    free(m->name);
+    free(m->train);
+    free(m->test);
+    memset(m, 0, sizeof *m);
+}
+
+void bl_metrics_set(bl_metrics *m, char *const *names, size_t n, const double *train,
+                    const double *test)
+{
+    bl_metrics_free(m);
+    m->n = n;
+    m->name = bl_xcalloc(n ? n : 1, sizeof *m->name);
+    m->train = bl_xmalloc((n ? n : 1) * sizeof *m->train);
+    m->test = bl_xmalloc((n ? n : 1) * sizeof *m->test);
+    for (size_t j = 0; j < n; j++) {
+        m->name[j] = bl_strdup(names[j]);
+        m->train[j] = train ? train[j] : NAN;
+        m->test[j] = test ? test[j] : NAN;
+    }
+}
+
+int bl_structured_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
+                      int max_bins, bl_curve *curve, bl_metrics *met, bl_error *err)
+{
+    switch (cfg->algo->method) {
+    case BL_METHOD_STRUCTBOOST:
+        return bl_structboost(cfg, train, test, max_bins, curve, met, err);
+    case BL_METHOD_SSVM:
+        return bl_ssvm(cfg, train, test, curve, met, err);
+    case BL_METHOD_OVA_SVM:
+        return bl_ova_svm(cfg, train, test, curve, met, err);
+    default:
+        return bl_errf(err, "%s: not a structured method", cfg->algo->name);
+    }
+}
+
+int bl_task_metrics_of_classes(const bl_paramset *task, const bl_dataset *ds, const int *pred,
+                               double **values, char ***names, size_t *n, bl_error *err)
+{
+    bl_sinst s;
+    if (bl_sinst_open(&s, task, ds, 0, err) < 0)
+        return -1;
+    if (!s.ops->label_is_class || s.lbytes != sizeof(int32_t) || s.m != ds->m) {
+        bl_sinst_close(&s);
+        return bl_errf(err, "task %s does not label examples by class, so it cannot score a "
+                       "multi-class algorithm's predictions", task->plugin->name);
+    }
+    int32_t *p = bl_xmalloc((ds->m ? ds->m : 1) * sizeof *p);
+    for (size_t i = 0; i < ds->m; i++)
+        p[i] = pred[i];
+    *values = bl_xmalloc(s.nmetrics * sizeof **values);
+    s.ops->evaluate(s.inst, NULL, p, *values);
+    free(p);
+    *n = s.nmetrics;
+    *names = s.metric;
+    s.metric = NULL;
+    s.nmetrics = 0;
+    bl_sinst_close(&s);
+    return 0;
+}
