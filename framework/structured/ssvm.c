@@ -184,7 +184,7 @@ int bl_ssvm(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *
     /* working set: a_k (dense), b_k; index 0 is the zero constraint */
     size_t n = 1, cap = 64;
     double **A = bl_xmalloc(cap * sizeof *A), *bk = bl_xmalloc(cap * sizeof *bk);
-    double *K = NULL, *lam = bl_xmalloc(cap * sizeof *lam);
+    double *K = bl_xcalloc(1, sizeof *K), *lam = bl_xmalloc(cap * sizeof *lam);
     A[0] = bl_xcalloc(L.D, sizeof(double));
     bk[0] = 0.0;
     lam[0] = a->C;

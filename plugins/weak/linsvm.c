@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Weak-learner plugin "linsvm": the linear-SVM base learner of StructBoost's
+ * hierarchical experiments (spec structboost.md §3.2, §5.3, Table III),
+ *
+ *     phi(x) = sign(v' xs + b),   xs = x standardised with the training
+ *                                 points' mean and std (NaN -> 0),
+ *
+ * for the weighted base problem of StructBoost's oracle: given one column
+ * of signed weights u = req->G (c = 1), approximately maximise
+ * sum_r u_r phi(x_r).  The hypothesis, its text form and the NaN rule are
+ * those of plugins/common/linhyp.h (shared with "perceptron").
+ *
+ * How u becomes SVM training data is not in the paper (spec §3.2); the
+ * natural reading is used: the points x_r with u_r != 0, labels
+ * y_r = sign(u_r), and per-example costs
+ *     C_r = C |u_r| / mean_r' |u_r'|     (mean over the SVM's points),
+ * C = param `c`, or when c = 0 the paper's C_svm = 10^8 / n, n the number
+ * of SVM points (an almost hard-margin SVM).  Before that, param `prune`
+ * zeroes the floor(prune * n0) smallest non-zero |u_r| (n0 of them; ties by
+ * index): the paper's "10% smallest non-zero mu set to 0" (spec §2.6 item
+ * 5; prune = 0.1 reproduces it).
+ *
+ * Solver: dual coordinate descent for the L2-regularised L1-loss (hinge)
+ * linear SVM, Hsieh, Chang, Lin, Keerthi, Sundararajan, ICML 2008
+ * (Algorithm 1 with the shrinking of §3.2, as liblinear's
+ * solve_l2r_l1l2_svc does it), with per-example boxes 0 <= alpha_r <= C_r:
+ *     min_w  1/2 ||w||^2 + sum_r C_r max(0, 1 - y_r w' xh_r),
+ * xh_r = (xs_r, 1): the bias is an extra constant feature (regularised, as
+ * in liblinear with bias 1).  Each epoch visits the active examples in a
+ * random order drawn from req->seed (splitmix64; deterministic); it stops
+ * when the projected gradients of an epoch span at most `eps` (liblinear's
+ * test, default 0.1) with every example active again, or after `epochs`
+ * epochs.  The SVM reads a row-major float copy of the standardised
+ * training set, made once per learner at its first fit (m x d floats).
+ * The solver is serial; only the copy and the scores are split over
+ * threads (per example, in a fixed order), so the answer does not depend
+ * on the thread count.
+ *
+ * Why not liblinear: Debian's liblinear 2.3 (/usr/include/linear.h,
+ * LIBLINEAR_VERSION 230) has
+ *     struct problem { int l, n; double *y; struct feature_node **x;
+ *                      double bias; };
+ * and struct parameter only per-class weights (nr_weight, weight_label,
+ * weight): no per-instance weight (the "W" field exists only in the
+ * unofficial liblinear-weights fork), and the weak learner needs the
+ * per-example costs |u_r|.  liblinear also shuffles with the C library's
+ * global rand(), which would make the answer depend on other callers, not
+ * on req->seed, and it wants a sparse row copy of the data anyway.
+ *
+ * Then the sign that makes the edge non-negative is returned (the family is
+ * closed under negation): res->edge = sum_r u_r phi(x_r) over all training
+ * points with the unpruned u, computed from the same scores predict gives.
+ * With no SVM points (u = 0) the answer is the constant -1, edge 0.
+ *
+ * c > 1 (several weight columns) is refused: the learner takes one column.
+ */
+#include <boostlab/boostlab.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/linhyp.h"
+
+#define NAME "linsvm"
+
+static const struct bl_host *g_host;
+
+enum { P_C, P_EPS, P_EPOCHS, P_PRUNE, P_SHRINKING, P_COUNT };
+
+static const struct bl_param_spec svm_params[P_COUNT] = {
+    [P_C] = {"c", BL_PARAM_REAL, "0", 0, HUGE_VAL, NULL,
+             "SVM cost C (per example C |u_r| / mean |u|); 0: the paper's 1e8 / #SVM examples"},
+    [P_EPS] = {"eps", BL_PARAM_REAL, "0.1", 0, HUGE_VAL, NULL,
+               "stop when an epoch's projected gradients span at most this (liblinear: 0.1)"},
+    [P_EPOCHS] = {"epochs", BL_PARAM_INT, "1000", 1, 1000000, NULL,
+                  "maximum passes of dual coordinate descent over the examples"},
+    [P_PRUNE] = {"prune", BL_PARAM_REAL, "0", 0, 0.999, NULL,
+                 "fraction of the smallest non-zero |u_r| zeroed before training (paper: 0.1)"},
+    [P_SHRINKING] = {"shrinking", BL_PARAM_BOOL, "true", 0, 0, NULL,
+                     "shrink the active set as liblinear does (same optimum, faster)"},
+};
+
+struct svm {
+    const struct bl_host *host;
+    const struct bl_train *tr;
+    double C, eps, prune;
+    long epochs;
+    int shrinking, nthreads;
+    size_t m, d;
+    double *mu, *sd;   /* d                                          */
+    float *xr;         /* m x d row-major standardised, made lazily  */
+    double *qd;        /* m: ||xh_r||^2 = ||xs_r||^2 + 1             */
+    double *w;         /* d + 1                                      */
+    double *alpha, *cost, *z; /* m                                    */
+    signed char *y;    /* m                                          */
+    size_t *idx;       /* m                                          */
+    struct aidx { double a; size_t i; } *srt; /* m: pruning order     */
+};
+
+static void svm_destroy(void *self)
+{
+    struct svm *S = self;
+    if (!S)
+        return;
+    free(S->mu), free(S->sd), free(S->xr), free(S->qd), free(S->w), free(S->alpha);
+    free(S->cost), free(S->z), free(S->y), free(S->idx), free(S->srt);
+    free(S);
+}
+
+static void *svm_create(const struct bl_host *host, const union bl_value *params,
+                        const struct bl_train *train, char err[BL_ERR_MAX])
+{
+    if (!train->X.x || train->X.m != train->m || train->X.d != train->d) {
+        snprintf(err, BL_ERR_MAX, "the training set has no (matching) raw feature matrix");
+        return NULL;
+    }
+    if (train->d == 0) {
+        snprintf(err, BL_ERR_MAX, "the training set has no features");
+        return NULL;
+    }
+    struct svm *S = calloc(1, sizeof *S);
+    if (!S) {
+        snprintf(err, BL_ERR_MAX, "out of memory");
+        return NULL;
+    }
+    size_t m = train->m, d = train->d, mm = m ? m : 1;
+    S->host = host;
+    S->tr = train;
+    S->m = m, S->d = d;
+    S->C = params ? params[P_C].r : 0.0;
+    S->eps = params ? params[P_EPS].r : 0.1;
+    S->epochs = params ? (long)params[P_EPOCHS].i : 1000;
+    S->prune = params ? params[P_PRUNE].r : 0.0;
+    S->shrinking = params ? params[P_SHRINKING].b : 1;
+    if (!(S->C >= 0.0) || !isfinite(S->C) || !(S->eps >= 0.0) || S->epochs < 1 ||
+        !(S->prune >= 0.0 && S->prune < 1.0)) {
+        snprintf(err, BL_ERR_MAX, "invalid parameters (c %g, eps %g, epochs %ld, prune %g: need "
+                 "c >= 0, eps >= 0, epochs >= 1, 0 <= prune < 1)", S->C, S->eps, S->epochs,
+                 S->prune);
+        svm_destroy(S);
+        return NULL;
+    }
+    S->nthreads = host && host->threads > 0 ? host->threads : 1;
+    S->mu = malloc(d * sizeof *S->mu);
+    S->sd = malloc(d * sizeof *S->sd);
+    S->w = malloc((d + 1) * sizeof *S->w);
+    S->qd = malloc(mm * sizeof *S->qd);
+    S->alpha = malloc(mm * sizeof *S->alpha);
+    S->cost = malloc(mm * sizeof *S->cost);
+    S->z = malloc(mm * sizeof *S->z);
+    S->y = malloc(mm);
+    S->idx = malloc(mm * sizeof *S->idx);
+    S->srt = malloc(mm * sizeof *S->srt);
+    if (!S->mu || !S->sd || !S->w || !S->qd || !S->alpha || !S->cost || !S->z || !S->y ||
+        !S->idx || !S->srt) {
+        svm_destroy(S);
+        snprintf(err, BL_ERR_MAX, "out of memory");
+        return NULL;
+    }
+    lin_standardise(&train->X, S->mu, S->sd);
+    return S;
+}
+
+/* The row-major standardised copy and the diagonal of Q, once. */
+static int svm_rows(struct svm *S)
+{
+    if (S->xr)
+        return 0;
+    size_t m = S->m, d = S->d;
+    if (m && d > SIZE_MAX / sizeof(float) / m)
+        return -1;
+    S->xr = malloc((m ? m : 1) * d * sizeof *S->xr);
+    if (!S->xr)
+        return -1;
+    const float *X = S->tr->X.x;
+    long nm = (long)m;
+    int par = S->nthreads > 1 && m * d >= 65536;
+#pragma omp parallel for schedule(static) num_threads(S->nthreads) if (par)
+    for (long il = 0; il < nm; il++) {
+        size_t i = (size_t)il;
+        float *r = S->xr + i * d;
+        double q = 1.0; /* the bias feature */
+        for (size_t f = 0; f < d; f++) {
+            r[f] = (float)lin_std1(X[f * m + i], S->mu[f], S->sd[f]);
+            q += (double)r[f] * (double)r[f];
+        }
+        S->qd[i] = q;
+    }
+    return 0;
+}
+
+static int cmp_aidx(const void *pa, const void *pb)
+{
+    const struct aidx *a = pa, *b = pb;
+    if (a->a != b->a)
+        return a->a < b->a ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in 0..n-1 (n >= 1; the tiny modulo bias does not matter here). */
+static size_t below(uint64_t *s, size_t n)
+{
+    return (size_t)(splitmix64(s) % (uint64_t)n);
+}
+
+/* Dual coordinate descent over the l examples idx[0..l-1] (Hsieh et al.
+ * 2008, Algorithm 1 + shrinking; liblinear's solve_l2r_l1l2_svc for the
+ * L1 loss, with per-example upper bounds cost[i]).  Returns the epochs run. */
+static long dcd(struct svm *S, size_t l, uint64_t seed, double *gap)
+{
+    size_t d = S->d;
+    double *w = S->w;
+    size_t *idx = S->idx;
+    memset(w, 0, (d + 1) * sizeof *w);
+    for (size_t s = 0; s < l; s++)
+        S->alpha[idx[s]] = 0.0;
+    double PGmax_old = HUGE_VAL, PGmin_old = -HUGE_VAL;
+    size_t active = l;
+    long it = 0;
+    uint64_t rs = seed;
+    *gap = HUGE_VAL;
+    while (it < S->epochs) {
+        double PGmax_new = -HUGE_VAL, PGmin_new = HUGE_VAL;
+        for (size_t j = 0; j + 1 < active; j++) {
+            size_t k = j + below(&rs, active - j);
+            size_t t = idx[j];
+            idx[j] = idx[k], idx[k] = t;
+        }
+        for (size_t s = 0; s < active; s++) {
+            size_t i = idx[s];
+            const float *xi = S->xr + i * d;
+            double yi = (double)S->y[i];
+            double dot = w[d];
+            for (size_t f = 0; f < d; f++)
+                dot += w[f] * (double)xi[f];
+            double G = yi * dot - 1.0, C = S->cost[i], a = S->alpha[i], PG = 0.0;
+            if (a == 0.0) {
+                if (S->shrinking && G > PGmax_old) {
+                    active--;
+                    idx[s] = idx[active], idx[active] = i;
+                    s--;
+                    continue;
+                }
+                if (G < 0.0)
+                    PG = G;
+            } else if (a == C) {
+                if (S->shrinking && G < PGmin_old) {
+                    active--;
+                    idx[s] = idx[active], idx[active] = i;
+                    s--;
+                    continue;
+                }
+                if (G > 0.0)
+                    PG = G;
+            } else {
+                PG = G;
+            }
+            if (PG > PGmax_new)
+                PGmax_new = PG;
+            if (PG < PGmin_new)
+                PGmin_new = PG;
+            if (fabs(PG) > 1e-12) {
+                double an = a - G / S->qd[i];
+                an = an < 0.0 ? 0.0 : an > C ? C : an;
+                S->alpha[i] = an;
+                double step = (an - a) * yi;
+                for (size_t f = 0; f < d; f++)
+                    w[f] += step * (double)xi[f];
+                w[d] += step;
+            }
+        }
+        it++;
+        if (active == 0) { /* everything shrunk: check them all again */
+            active = l;
+            PGmax_old = HUGE_VAL, PGmin_old = -HUGE_VAL;
+            continue;
+        }
+        *gap = PGmax_new - PGmin_new;
+        if (*gap <= S->eps) {
+            if (active == l)
+                break;
+            active = l;
+            PGmax_old = HUGE_VAL, PGmin_old = -HUGE_VAL;
+            continue;
+        }
+        PGmax_old = PGmax_new > 0.0 ? PGmax_new : HUGE_VAL;
+        PGmin_old = PGmin_new < 0.0 ? PGmin_new : -HUGE_VAL;
+    }
+    return it;
+}
+
+static int svm_fit(void *self, const struct bl_fit_request *req, struct bl_fit_result *res,
+                   char err[BL_ERR_MAX])
+{
+    struct svm *S = self;
+    size_t m = S->m, d = S->d;
+    if (!req->G || req->c == 0) {
+        snprintf(err, BL_ERR_MAX, "no dual weights (c = %zu)", req->c);
+        return -1;
+    }
+    if (req->c != 1) {
+        snprintf(err, BL_ERR_MAX, "linsvm takes one column of signed weights u (c = 1, "
+                 "StructBoost's base problem max sum_r u_r phi(x_r)); got c = %zu columns", req->c);
+        return -1;
+    }
+    const double *u = req->G;
+    size_t n0 = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (!isfinite(u[i])) {
+            snprintf(err, BL_ERR_MAX, "weight u[%zu] = %g is not finite", i, u[i]);
+            return -1;
+        }
+        if (u[i] != 0.0)
+            S->srt[n0++] = (struct aidx){fabs(u[i]), i};
+    }
+    /* pruning: drop the floor(prune * n0) smallest |u| (ties: lower index first) */
+    size_t drop = (size_t)floor(S->prune * (double)n0);
+    if (drop >= n0 && n0 > 0)
+        drop = n0 - 1;
+    if (drop > 0)
+        qsort(S->srt, n0, sizeof *S->srt, cmp_aidx);
+    size_t l = n0 - drop;
+    struct lin_hyp *h;
+    if (l == 0) {
+        h = lin_new(0);
+        if (h)
+            h->b = -1.0;
+    } else {
+        if (svm_rows(S) < 0) {
+            snprintf(err, BL_ERR_MAX, "out of memory for the %zu x %zu standardised copy", m, d);
+            return -1;
+        }
+        /* the SVM's points in index order (the permutation then is the seed's) */
+        for (size_t s = 0; s < l; s++)
+            S->idx[s] = S->srt[drop + s].i;
+        if (drop > 0) {
+            for (size_t s = 0; s < l; s++) /* back to index order */
+                S->srt[s] = (struct aidx){(double)S->idx[s], S->idx[s]};
+            qsort(S->srt, l, sizeof *S->srt, cmp_aidx);
+            for (size_t s = 0; s < l; s++)
+                S->idx[s] = S->srt[s].i;
+        }
+        double mean = 0.0;
+        for (size_t s = 0; s < l; s++)
+            mean += fabs(u[S->idx[s]]);
+        mean /= (double)l;
+        double C = S->C > 0.0 ? S->C : 1e8 / (double)l;
+        for (size_t s = 0; s < l; s++) {
+            size_t i = S->idx[s];
+            S->y[i] = u[i] > 0.0 ? 1 : -1;
+            S->cost[i] = C * (fabs(u[i]) / mean);
+        }
+        double gap;
+        long ep = dcd(S, l, req->seed ^ 0x6c696e73766d0000ull, &gap);
+        if (S->host && S->host->log)
+            S->host->log(2, NAME, "%zu SVM points (%zu pruned), C %g, %ld epochs, gap %g", l, drop,
+                         C, ep, gap);
+        for (size_t f = 0; f <= d; f++)
+            if (!isfinite(S->w[f])) {
+                snprintf(err, BL_ERR_MAX, "the SVM diverged (weight %zu is %g)", f, S->w[f]);
+                return -1;
+            }
+        h = lin_from_dense(S->w, d, S->mu, S->sd);
+    }
+    if (!h) {
+        snprintf(err, BL_ERR_MAX, "out of memory");
+        return -1;
+    }
+    lin_finish(h, &S->tr->X, u, S->nthreads, S->z, res->out, &res->edge);
+    res->hyp = h;
+    res->outdim = 1;
+    res->trees = 1;
+    return 0;
+}
+
+static void svm_free_hyp(void *hyp)
+{
+    lin_free(hyp);
+}
+
+static void *svm_load(const char *text, size_t d, char err[BL_ERR_MAX])
+{
+    return lin_load(NAME, text, d, err);
+}
+
+static const struct bl_weak_ops svm_ops = {
+    .create = svm_create,
+    .destroy = svm_destroy,
+    .fit = svm_fit,
+    .outdim = lin_outdim,
+    .predict = lin_predict,
+    .save = lin_save,
+    .load = svm_load,
+    .free_hyp = svm_free_hyp,
+};
+
+static const struct bl_plugin svm_plugin = {
+    .sdk_version = BL_SDK_VERSION,
+    .role = BL_ROLE_WEAK,
+    .name = NAME,
+    .doc = "linear SVM sign(v'x + b) on standardised features, labels sign(u_r), costs |u_r| "
+           "(dual coordinate descent; StructBoost's hierarchical learner); one weight column",
+    .params = svm_params,
+    .nparams = P_COUNT,
+    .ops = &svm_ops,
+};
+
+static const struct bl_plugin *const svm_plugins[] = {&svm_plugin, NULL};
+
+BL_EXPORT const struct bl_plugin *const *BL_PLUGIN_ENTRY(const struct bl_host *host);
+
+BL_EXPORT const struct bl_plugin *const *BL_PLUGIN_ENTRY(const struct bl_host *host)
+{
+    g_host = host;
+    return svm_plugins;
+}

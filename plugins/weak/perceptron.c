@@ -1,0 +1,551 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Weak-learner plugin "perceptron": StructBoost-per's base learner (spec
+ * structboost.md §3.2, eq. (31); used in §5.2, Table II),
+ *
+ *     phi(x) = sign(v' xs + b),   xs = x standardised with the training
+ *                                 points' mean and std (NaN -> 0),
+ *
+ * answering the weighted base problem of StructBoost's oracle: given one
+ * column of signed weights u = req->G (c = 1), maximise
+ * sum_r u_r phi(x_r).  The hypothesis, its text form and the NaN rule are
+ * those of plugins/common/linhyp.h (shared with "linsvm").
+ *
+ * Fit, as in the paper: the sign is replaced by a smooth sigmoid and the
+ * pricing objective is maximised with L-BFGS (Debian's liblbfgsb, called as
+ * in plugins/solver/lbfgsb.c), starting from the best decision stump.
+ *   1. Best stump on the quantized view: the exact histogram search of
+ *      plugins/weak/stump.c (criterion max) for one column; features in
+ *      parallel, reduced deterministically (max |score|, ties to the lowest
+ *      feature, then bin).  In standardised space the stump "pol * (x_f >
+ *      theta ? 1 : -1)" is v = pol e_f, b = -pol t, with t placed half way
+ *      between the largest standardised training value on the left and the
+ *      smallest on the right (spec: v = s e_f, b = -s theta, up to that
+ *      standardisation); so it splits the non-missing training values
+ *      exactly as the stump does.  (A missing value goes left in a stump
+ *      but to the side of 0 here: only on a feature with NaN can the
+ *      hyperplane's edge be below the histogram's.)
+ *      init = linear starts instead from v = sum_r u_r xs_r, b = 0 (the
+ *      direction that maximises the linear surrogate sum_r u_r v'xs_r for
+ *      ||v|| = 1); the stump is still a candidate (step 3).
+ *   2. Smooth surrogate, maximised over (v, b) in R^(d+1):
+ *          F(v, b) = (1 / sum|u|) sum_r u_r tanh(kappa (v'xs_r + b) / ||v||).
+ *      IMPLEMENTATION CHOICE THE PAPER DOES NOT MAKE (spec §8 item 16): the
+ *      scale is fixed by renormalising, i.e. the sigmoid sees the signed
+ *      Euclidean distance of xs_r to the hyperplane, so F is invariant to
+ *      rescaling (v, b) and cannot improve by just sharpening the sigmoid;
+ *      kappa (param `steepness`) is then the sigmoid's slope per standard
+ *      deviation of distance (tanh(2 * 0.5) = 0.76: points half a std from
+ *      the plane count 3/4).  Dividing by sum|u| keeps F in [-1, 1], so the
+ *      L-BFGS tolerances (factr 1e7, pgtol 1e-6, 5 correction pairs) do not
+ *      depend on the scale of u.  L-BFGS-B runs unbounded for at most
+ *      `iterations` iterations (and 20 x as many evaluations).
+ *   3. The learner is the hard sign version [spec: AMBIGUOUS].  The hard
+ *      edge sum_r u_r sign(v'xs_r + b) is computed at the stump and at every
+ *      point L-BFGS evaluates, with the very code predict runs, and the best
+ *      in absolute value wins (the stump on ties; negated when negative:
+ *      the family is closed under negation).  So the perceptron is never
+ *      worse on the training weights than its stump start (on a stump
+ *      feature without missing values: than the best stump).
+ * res->edge is recomputed from the final hypothesis' outputs in example
+ * order, so it equals sum_r u_r phi(x_r) from predict exactly.
+ *
+ * Determinism: no randomness (the seed is not used); the scores are summed
+ * per example in a fixed order by blocks of examples (threads share
+ * blocks), the gradient per feature in example order (threads share
+ * features), the objective serially: the same answer with any number of
+ * threads.  setulb's work space is zeroed before each run (it reads some
+ * before writing it, see plugins/solver/lbfgsb.c).
+ *
+ * c > 1 (several weight columns) is refused: the learner takes one column.
+ */
+#include <boostlab/boostlab.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/linhyp.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define NAME "perceptron"
+#define MAXBINS 256
+
+/* liblbfgsb ships no header; see plugins/solver/lbfgsb.c for the ABI. */
+#define TASK_LEN 60
+extern void setulb_(const int *n, const int *m, double *x, const double *l, const double *u,
+                    const int *nbd, double *f, double *g, const double *factr,
+                    const double *pgtol, double *wa, int *iwa, char *task, const int *iprint,
+                    char *csave, int *lsave, int *isave, double *dsave, size_t task_len,
+                    size_t csave_len);
+
+#define LB_MEM 5
+#define LB_FACTR 1e7
+#define LB_PGTOL 1e-6
+
+static const struct bl_host *g_host;
+
+enum { P_STEEPNESS, P_ITERATIONS, P_INIT, P_COUNT };
+enum { INIT_STUMP = 0, INIT_LINEAR = 1 };
+
+static const struct bl_param_spec per_params[P_COUNT] = {
+    [P_STEEPNESS] = {"steepness", BL_PARAM_REAL, "2", 1e-3, 1e3, NULL,
+                     "kappa of the surrogate tanh(kappa * distance to the hyperplane), distance "
+                     "in standardised units (not in the paper)"},
+    [P_ITERATIONS] = {"iterations", BL_PARAM_INT, "50", 0, 100000, NULL,
+                      "maximum L-BFGS iterations (0: the best stump as a hyperplane)"},
+    [P_INIT] = {"init", BL_PARAM_CHOICE, "stump", 0, 0, "stump|linear",
+                "start point: the best decision stump (paper) or v = sum_r u_r xs_r, b = 0"},
+};
+
+struct fbest {
+    double edge;
+    int b, pol;
+};
+
+struct per {
+    const struct bl_host *host;
+    const struct bl_train *tr;
+    double kappa;
+    int iters, init, nthreads;
+    size_t m, d;
+    double *mu, *sd;       /* d: standardisation                      */
+    size_t *ident;         /* d: 0..d-1, the dense hypothesis' features */
+    uint8_t *split_ok;     /* d * MAXBINS                             */
+    double *hist;          /* nthreads * MAXBINS                      */
+    struct fbest *best;    /* d                                       */
+    double *z, *a;         /* m                                       */
+    double *x, *g, *xbest; /* d + 1                                   */
+    double *wa, *lo, *up;  /* setulb work space; bounds (not read)     */
+    int *iwa, *nbd;        /* nbd: d + 1 zeros, every variable free  */
+    /* the current fit */
+    const double *u;
+    double usum;           /* sum |u|                                 */
+    double bestedge;       /* signed hard edge of xbest               */
+    int have_best;
+};
+
+static void per_destroy(void *self)
+{
+    struct per *S = self;
+    if (!S)
+        return;
+    free(S->mu), free(S->sd), free(S->ident), free(S->split_ok), free(S->hist), free(S->best);
+    free(S->z), free(S->a), free(S->x), free(S->g), free(S->xbest), free(S->wa), free(S->iwa);
+    free(S->lo), free(S->up), free(S->nbd);
+    free(S);
+}
+
+static size_t lb_nwa(size_t n)
+{
+    return 2 * LB_MEM * n + 5 * n + 11 * LB_MEM * LB_MEM + 8 * LB_MEM;
+}
+
+static void *per_create(const struct bl_host *host, const union bl_value *params,
+                        const struct bl_train *train, char err[BL_ERR_MAX])
+{
+    const struct bl_quantized *Q = &train->Q;
+    if (!Q->bins || !Q->nbins || !Q->cut || Q->m != train->m || Q->d != train->d ||
+        train->X.m != train->m || train->X.d != train->d || !train->X.x) {
+        snprintf(err, BL_ERR_MAX, "the training set has no (matching) raw and quantized views");
+        return NULL;
+    }
+    if (train->d == 0 || train->d > (size_t)1 << 26) {
+        snprintf(err, BL_ERR_MAX, "%zu features: need 1 .. 2^26", train->d);
+        return NULL;
+    }
+    for (size_t f = 0; f < Q->d; f++)
+        if (Q->nbins[f] < 1 || Q->nbins[f] > MAXBINS) {
+            snprintf(err, BL_ERR_MAX, "feature %zu has %u bins (need 1..%d)", f,
+                     (unsigned)Q->nbins[f], MAXBINS);
+            return NULL;
+        }
+    struct per *S = calloc(1, sizeof *S);
+    if (!S) {
+        snprintf(err, BL_ERR_MAX, "out of memory");
+        return NULL;
+    }
+    size_t m = train->m, d = train->d;
+    S->host = host;
+    S->tr = train;
+    S->m = m, S->d = d;
+    S->kappa = params ? params[P_STEEPNESS].r : 2.0;
+    S->iters = params ? (int)params[P_ITERATIONS].i : 50;
+    S->init = params ? params[P_INIT].choice : INIT_STUMP;
+    if (!(S->kappa > 0.0) || !isfinite(S->kappa) || S->iters < 0 ||
+        (S->init != INIT_STUMP && S->init != INIT_LINEAR)) {
+        snprintf(err, BL_ERR_MAX, "invalid parameters (steepness %g, iterations %d, init %d)",
+                 S->kappa, S->iters, S->init);
+        per_destroy(S);
+        return NULL;
+    }
+    S->nthreads = host && host->threads > 0 ? host->threads : 1;
+    size_t mm = m ? m : 1;
+    S->mu = malloc(d * sizeof *S->mu);
+    S->sd = malloc(d * sizeof *S->sd);
+    S->ident = malloc(d * sizeof *S->ident);
+    S->split_ok = calloc(d * MAXBINS, 1);
+    S->hist = malloc((size_t)S->nthreads * MAXBINS * sizeof *S->hist);
+    S->best = malloc(d * sizeof *S->best);
+    S->z = malloc(mm * sizeof *S->z);
+    S->a = malloc(mm * sizeof *S->a);
+    S->x = malloc((d + 1) * sizeof *S->x);
+    S->g = malloc((d + 1) * sizeof *S->g);
+    S->xbest = malloc((d + 1) * sizeof *S->xbest);
+    S->wa = malloc(lb_nwa(d + 1) * sizeof *S->wa);
+    S->iwa = malloc(3 * (d + 1) * sizeof *S->iwa);
+    S->lo = calloc(d + 1, sizeof *S->lo);
+    S->up = calloc(d + 1, sizeof *S->up);
+    S->nbd = calloc(d + 1, sizeof *S->nbd);
+    if (!S->mu || !S->sd || !S->ident || !S->split_ok || !S->hist || !S->best || !S->z || !S->a ||
+        !S->x || !S->g || !S->xbest || !S->wa || !S->iwa || !S->lo || !S->up || !S->nbd) {
+        per_destroy(S);
+        snprintf(err, BL_ERR_MAX, "out of memory");
+        return NULL;
+    }
+    for (size_t f = 0; f < d; f++)
+        S->ident[f] = f;
+    lin_standardise(&train->X, S->mu, S->sd);
+    /* which splits leave both sides non-empty (as in stump.c) */
+    for (size_t f = 0; f < d; f++) {
+        size_t cnt[MAXBINS] = {0};
+        const uint8_t *bf = Q->bins + f * m;
+        for (size_t i = 0; i < m; i++)
+            cnt[bf[i]]++;
+        size_t cum = 0;
+        for (unsigned b = 0; b < MAXBINS; b++) {
+            if (b >= Q->nbins[f] && cnt[b]) {
+                snprintf(err, BL_ERR_MAX, "feature %zu: bin %u out of range (%u bins)", f, b,
+                         (unsigned)Q->nbins[f]);
+                per_destroy(S);
+                return NULL;
+            }
+            cum += cnt[b];
+            S->split_ok[f * MAXBINS + b] = b + 1u < Q->nbins[f] && cum > 0 && cum < m;
+        }
+    }
+    return S;
+}
+
+/* ---- step 1: the best stump ------------------------------------------------ */
+
+static struct fbest scan_feature(const struct per *S, size_t f, const double *u, double T,
+                                 double *hist)
+{
+    const struct bl_quantized *Q = &S->tr->Q;
+    struct fbest fb = {-1.0, -1, 1};
+    unsigned nb = Q->nbins[f];
+    if (nb < 2)
+        return fb;
+    const uint8_t *bins = Q->bins + f * S->m, *ok = S->split_ok + f * MAXBINS;
+    memset(hist, 0, nb * sizeof *hist);
+    for (size_t i = 0; i < S->m; i++)
+        hist[bins[i]] += u[i];
+    double L = 0.0;
+    for (unsigned b = 0; b + 1 < nb; b++) {
+        L += hist[b];
+        if (!ok[b])
+            continue;
+        double sc = T - 2.0 * L; /* sum_r u_r (x_rf > cut ? 1 : -1) */
+        if (fabs(sc) > fb.edge) {
+            fb.edge = fabs(sc);
+            fb.b = (int)b;
+            fb.pol = sc < 0 ? -1 : 1;
+        }
+    }
+    return fb;
+}
+
+/* The best stump as the dense weights S->x (v = pol e_f, b = -pol t);
+ * -1 when no feature splits the training set. */
+static int stump_start(struct per *S, const double *u, double *stump_edge)
+{
+    const struct bl_quantized *Q = &S->tr->Q;
+    size_t m = S->m, d = S->d;
+    double T = 0.0;
+    for (size_t i = 0; i < m; i++)
+        T += u[i];
+    long nf = (long)d;
+    int par = S->nthreads > 1 && d > 1 && m * d >= 65536;
+#pragma omp parallel for schedule(dynamic) num_threads(S->nthreads) if (par)
+    for (long fl = 0; fl < nf; fl++) {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        S->best[fl] = scan_feature(S, (size_t)fl, u, T, S->hist + (size_t)tid * MAXBINS);
+    }
+    size_t bf = 0;
+    int found = 0;
+    for (size_t f = 0; f < d; f++)
+        if (S->best[f].b >= 0 && (!found || S->best[f].edge > S->best[bf].edge))
+            found = 1, bf = f;
+    if (!found)
+        return -1;
+    const struct fbest *B = &S->best[bf];
+    /* threshold half way between the sides' nearest standardised values */
+    const uint8_t *bins = Q->bins + bf * m;
+    const float *xr = S->tr->X.x + bf * m;
+    double lo = -HUGE_VAL, hi = HUGE_VAL;
+    for (size_t i = 0; i < m; i++) {
+        if (isnan(xr[i]))
+            continue;
+        double t = lin_std1(xr[i], S->mu[bf], S->sd[bf]);
+        if (bins[i] > (unsigned)B->b) {
+            if (t < hi)
+                hi = t;
+        } else if (t > lo) {
+            lo = t;
+        }
+    }
+    double t;
+    if (!isfinite(hi)) /* cannot happen: the right side holds no NaN */
+        t = isfinite(lo) ? lo + 1.0 : 0.0;
+    else if (!isfinite(lo))
+        t = hi - 1.0;
+    else
+        t = lo + (hi - lo) / 2.0;
+    memset(S->x, 0, (d + 1) * sizeof *S->x);
+    S->x[bf] = (double)B->pol;
+    S->x[d] = -(double)B->pol * t;
+    *stump_edge = B->edge;
+    return 0;
+}
+
+/* ---- steps 2 and 3: the smooth surrogate and the hard edge ----------------- */
+
+static struct lin_hyp dense_view(const struct per *S, const double *w)
+{
+    struct lin_hyp h = {S->d, S->ident, (double *)w, S->mu, S->sd, w[S->d]};
+    return h;
+}
+
+/* Keep w if its hard edge (scores in S->z) beats the best so far in
+ * absolute value. */
+static void consider(struct per *S, const double *w)
+{
+    double e = lin_edge(S->u, S->z, S->m);
+    if (!S->have_best || fabs(e) > fabs(S->bestedge)) {
+        S->have_best = 1;
+        S->bestedge = e;
+        memcpy(S->xbest, w, (S->d + 1) * sizeof *w);
+    }
+}
+
+/* f = -F(v, b) and its gradient g (we minimise); w = (v, b).  Also
+ * considers w for the hard edge. */
+static double eval(struct per *S, const double *w, double *g)
+{
+    size_t m = S->m, d = S->d;
+    struct lin_hyp h = dense_view(S, w);
+    lin_scores(&h, &S->tr->X, S->z, S->nthreads);
+    consider(S, w);
+    double s2 = 0.0;
+    for (size_t f = 0; f < d; f++)
+        s2 += w[f] * w[f];
+    double s = sqrt(s2);
+    if (!(s > 1e-150) || !isfinite(s)) { /* v = 0: no hyperplane; push back */
+        memset(g, 0, (d + 1) * sizeof *g);
+        return 2.0;
+    }
+    double k = S->kappa, inv = 1.0 / S->usum, F = 0.0, A = 0.0, AZ = 0.0;
+    for (size_t i = 0; i < m; i++) {
+        double ui = S->u[i];
+        if (ui == 0.0) {
+            S->a[i] = 0.0;
+            continue;
+        }
+        double th = tanh(k * S->z[i] / s);
+        F += ui * th;
+        double a = -inv * ui * (1.0 - th * th); /* d(-F)/d(t_i), t_i = kappa z_i / s, over kappa */
+        S->a[i] = a;
+        A += a;
+        AZ += a * S->z[i];
+    }
+    /* dt_i/dv_f = kappa (xs_if / s - z_i v_f / s^3), dt_i/db = kappa / s */
+    const float *X = S->tr->X.x;
+    long nf = (long)d;
+    int par = S->nthreads > 1 && d > 1 && m * d >= 65536;
+#pragma omp parallel for schedule(static) num_threads(S->nthreads) if (par)
+    for (long fl = 0; fl < nf; fl++) {
+        size_t f = (size_t)fl;
+        const float *x = X + f * m;
+        double mu = S->mu[f], sd = S->sd[f], acc = 0.0;
+        for (size_t i = 0; i < m; i++)
+            if (S->a[i] != 0.0)
+                acc += S->a[i] * lin_std1(x[i], mu, sd);
+        g[f] = k * (acc / s - w[f] * AZ / (s * s2));
+    }
+    g[d] = k * A / s;
+    return -inv * F;
+}
+
+static void set_task(char *task, const char *s)
+{
+    size_t len = strlen(s);
+    memcpy(task, s, len);
+    memset(task + len, ' ', TASK_LEN - len);
+}
+
+/* L-BFGS-B from S->x; the best hard edge seen is kept in S->xbest. */
+static void run_lbfgs(struct per *S)
+{
+    size_t n = S->d + 1;
+    const int nn = (int)n, mm = LB_MEM, iprint = -1;
+    const double factr = LB_FACTR, pgtol = LB_PGTOL;
+    char task[TASK_LEN], csave[TASK_LEN];
+    int lsave[4], isave[44];
+    double dsave[29], f = 0.0;
+    memset(S->wa, 0, lb_nwa(n) * sizeof *S->wa);
+    memset(S->iwa, 0, 3 * n * sizeof *S->iwa);
+    memset(csave, ' ', TASK_LEN);
+    memset(lsave, 0, sizeof lsave);
+    memset(isave, 0, sizeof isave);
+    memset(dsave, 0, sizeof dsave);
+    set_task(task, "START");
+    long evals = 0, maxevals = 20L * S->iters + 20;
+    for (;;) {
+        setulb_(&nn, &mm, S->x, S->lo, S->up, S->nbd, &f, S->g, &factr, &pgtol, S->wa, S->iwa, task,
+                &iprint, csave, lsave, isave, dsave, TASK_LEN, TASK_LEN);
+        if (strncmp(task, "FG", 2) == 0) {
+            if (evals++ >= maxevals)
+                break;
+            f = eval(S, S->x, S->g);
+            int fin = isfinite(f);
+            for (size_t j = 0; j < n && fin; j++)
+                fin = isfinite(S->g[j]);
+            if (!fin)
+                break;
+            continue;
+        }
+        if (strncmp(task, "NEW_X", 5) == 0) {
+            if (isave[29] >= S->iters) /* isave(30): iterations done */
+                break;
+            continue;
+        }
+        break; /* CONVERGENCE, ABNORMAL_TERMINATION, ERROR, WARNING */
+    }
+    if (S->host && S->host->log)
+        S->host->log(2, NAME, "L-BFGS: %d iterations, %ld evaluations, %.*s", isave[29], evals,
+                     20, task);
+}
+
+static int per_fit(void *self, const struct bl_fit_request *req, struct bl_fit_result *res,
+                   char err[BL_ERR_MAX])
+{
+    struct per *S = self;
+    size_t m = S->m, d = S->d;
+    if (!req->G || req->c == 0) {
+        snprintf(err, BL_ERR_MAX, "no dual weights (c = %zu)", req->c);
+        return -1;
+    }
+    if (req->c != 1) {
+        snprintf(err, BL_ERR_MAX, "perceptron takes one column of signed weights u (c = 1, "
+                 "StructBoost's base problem max sum_r u_r phi(x_r)); got c = %zu columns", req->c);
+        return -1;
+    }
+    const double *u = req->G;
+    double usum = 0.0;
+    for (size_t i = 0; i < m; i++) {
+        if (!isfinite(u[i])) {
+            snprintf(err, BL_ERR_MAX, "weight u[%zu] = %g is not finite", i, u[i]);
+            return -1;
+        }
+        usum += fabs(u[i]);
+    }
+    S->u = u;
+    S->usum = usum;
+    S->have_best = 0;
+    double stump_edge = 0.0;
+    if (stump_start(S, u, &stump_edge) < 0) {
+        snprintf(err, BL_ERR_MAX, "every feature is constant on the training set: no stump "
+                 "splits it, so there is no start point");
+        return -1;
+    }
+    /* the stump as a hyperplane is the first candidate */
+    {
+        struct lin_hyp h = dense_view(S, S->x);
+        lin_scores(&h, &S->tr->X, S->z, S->nthreads);
+        consider(S, S->x);
+    }
+    double start_edge = S->bestedge;
+    if (S->iters > 0 && usum > 0.0) {
+        if (S->init == INIT_LINEAR) {
+            /* v = sum_r u_r xs_r, b = 0 (the stump stays in xbest) */
+            const float *X = S->tr->X.x;
+            double s2 = 0.0;
+            for (size_t f = 0; f < d; f++) {
+                double acc = 0.0;
+                for (size_t i = 0; i < m; i++)
+                    acc += u[i] * lin_std1(X[f * m + i], S->mu[f], S->sd[f]);
+                S->x[f] = acc;
+                s2 += acc * acc;
+            }
+            S->x[d] = 0.0;
+            if (!(s2 > 0.0)) /* no direction: back to the stump */
+                memcpy(S->x, S->xbest, (d + 1) * sizeof *S->x);
+        }
+        run_lbfgs(S);
+    }
+    struct lin_hyp *h = lin_from_dense(S->xbest, d, S->mu, S->sd);
+    if (!h) {
+        snprintf(err, BL_ERR_MAX, "out of memory");
+        return -1;
+    }
+    if (S->bestedge < 0.0)
+        lin_negate(h);
+    lin_finish(h, &S->tr->X, u, S->nthreads, S->z, res->out, &res->edge);
+    if (S->host && S->host->log)
+        S->host->log(2, NAME, "stump edge %.6g (as a hyperplane %.6g), perceptron edge %.6g, "
+                     "%zu of %zu features", stump_edge, fabs(start_edge), res->edge, h->n, d);
+    res->hyp = h;
+    res->outdim = 1;
+    res->trees = 1;
+    return 0;
+}
+
+static void per_free_hyp(void *hyp)
+{
+    lin_free(hyp);
+}
+
+static void *per_load(const char *text, size_t d, char err[BL_ERR_MAX])
+{
+    return lin_load(NAME, text, d, err);
+}
+
+static const struct bl_weak_ops per_ops = {
+    .create = per_create,
+    .destroy = per_destroy,
+    .fit = per_fit,
+    .outdim = lin_outdim,
+    .predict = lin_predict,
+    .save = lin_save,
+    .load = per_load,
+    .free_hyp = per_free_hyp,
+};
+
+static const struct bl_plugin per_plugin = {
+    .sdk_version = BL_SDK_VERSION,
+    .role = BL_ROLE_WEAK,
+    .name = NAME,
+    .doc = "perceptron sign(v'x + b) on standardised features: best stump, then L-BFGS on a "
+           "tanh surrogate (StructBoost-per); one weight column",
+    .params = per_params,
+    .nparams = P_COUNT,
+    .ops = &per_ops,
+};
+
+static const struct bl_plugin *const per_plugins[] = {&per_plugin, NULL};
+
+BL_EXPORT const struct bl_plugin *const *BL_PLUGIN_ENTRY(const struct bl_host *host);
+
+BL_EXPORT const struct bl_plugin *const *BL_PLUGIN_ENTRY(const struct bl_host *host)
+{
+    g_host = host;
+    return per_plugins;
+}
