@@ -91,6 +91,19 @@ size_t bl_lp_add_row(bl_lp *lp, const double *a, double b)
     return lp->rows++;
 }
 
+void bl_lp_del_rows(bl_lp *lp, const unsigned char *flags)
+{
+    reserve(lp, lp->rows);
+    int n = 0;
+    for (size_t r = 0; r < lp->rows; r++)
+        if (flags[r])
+            lp->ind[++n] = (int)r + 1;
+    if (!n)
+        return;
+    glp_del_rows(lp->glp, n, lp->ind);
+    lp->rows -= (size_t)n;
+}
+
 int bl_lp_solve(bl_lp *lp, double *x, double *dual, double *obj, bl_error *err)
 {
     glp_prob *p = lp->glp;

@@ -32,6 +32,9 @@ size_t bl_lp_add_col(bl_lp *lp, double cost, const double *a);
 size_t bl_lp_add_row(bl_lp *lp, const double *a, double b);
 /* As bl_lp_add_row with the row given sparsely: n (column, value) pairs. */
 size_t bl_lp_add_row_sparse(bl_lp *lp, const size_t *col, const double *a, size_t n, double b);
+/* Delete the rows whose flag is nonzero (flags[0..rows)); the others keep
+ * their order. */
+void bl_lp_del_rows(bl_lp *lp, const unsigned char *flags);
 /* Solve; x (cols), dual (rows) and *obj may be NULL. */
 int bl_lp_solve(bl_lp *lp, double *x, double *dual, double *obj, bl_error *err);
 

@@ -170,8 +170,10 @@ double bl_sep_run(bl_sep *sp, const bl_sinst *s)
     const double *const *S = (const double *const *)s->S;
     long m = (long)s->m;
     /* examples are independent; the sum below runs in index order, so the
-     * result does not depend on the thread count */
-#pragma omp parallel for schedule(static) if (m > 256)
+     * result does not depend on the thread count.  Threads only for many
+     * examples: the tasks' argmax is a few operations, and a thread team
+     * per cutting-plane round cost more than it saved below ~50000. */
+#pragma omp parallel for schedule(static) if (m > 50000)
     for (long i = 0; i < m; i++) {
         double h = s->ops->argmax_aug(s->inst, (size_t)i, S, sp->ybar + (size_t)i * s->lbytes);
         sp->h[i] = h > 0.0 ? h : 0.0;
