@@ -559,10 +559,11 @@ size_t chk_plugin(const struct bl_plugin *p, const char *file, const union bl_va
     case BL_ROLE_WEAK: defs = chk_weak_checks, ndefs = chk_weak_count; break;
     case BL_ROLE_SOLVER: defs = chk_solver_checks, ndefs = chk_solver_count; break;
     case BL_ROLE_CODING: defs = chk_coding_checks, ndefs = chk_coding_count; break;
+    case BL_ROLE_TASK: defs = chk_task_checks, ndefs = chk_task_count; break;
     default:
         fprintf(out, "FAIL %s/role: %s is reserved in SDK %d.%d: the role has no contract yet, so "
                 "there is nothing to check (and no host runs it)\n", role,
-                p->role == BL_ROLE_TASK ? "the structured-task role" : "this role",
+                p->role == BL_ROLE_PROJECTION ? "the random-projection role" : "this role",
                 BL_SDK_MAJOR, BL_SDK_MINOR);
         t->fail++;
         return 1;
@@ -579,6 +580,8 @@ size_t chk_plugin(const struct bl_plugin *p, const char *file, const union bl_va
         c.trials = o->trials;
         c.verbose = o->verbose;
         c.progress_fd = -1;
+        c.class_names = o->class_names;
+        c.nclasses = o->nclasses;
         outcome r;
         memset(&r, 0, sizeof r);
         double t0 = bl_seconds();

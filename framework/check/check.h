@@ -5,7 +5,8 @@
  * driver (check.c: picking the checks by role, running each one in a child
  * process so a crash or a hang is reported instead of ending the run,
  * printing the report) and the role files check_loss.c, check_weak.c,
- * check_solver.c and check_coding.c, which hold the checks themselves.
+ * check_solver.c, check_coding.c and check_task.c, which hold the checks
+ * themselves.
  *
  * A check runs its property on several sizes and random seeds.  When a
  * case fails it shrinks it: the same property is retried on successively
@@ -67,6 +68,10 @@ typedef struct chk_ctx {
     int trials;               /* --trials: random problems per size */
     int verbose;
     int progress_fd;          /* where chk_case reports to (-1: nowhere) */
+    /* Tasks: the class names of the data sets (--classes; their count is
+     * then the only k tried), or NULL for k = 2 .. 5 named c0, c1, ... */
+    const char *const *class_names;
+    size_t nclasses;
     /* What the check reports: a one-line detail, and for a FAIL the
      * smallest failing input (several lines, printed indented). */
     chk_buf detail, input, info;
@@ -92,6 +97,8 @@ extern const chk_def chk_solver_checks[];
 extern const size_t chk_solver_count;
 extern const chk_def chk_coding_checks[];
 extern const size_t chk_coding_count;
+extern const chk_def chk_task_checks[];
+extern const size_t chk_task_count;
 
 /* Seed of case n of check `tag`, derived from --seed. */
 uint64_t chk_seed(const chk_ctx *c, const char *tag, uint64_t n);
@@ -158,6 +165,8 @@ typedef struct chk_opts {
     int verbose;
     int fork;                 /* run every check in a child process */
     unsigned timeout;         /* seconds per check in a child; 0 = none */
+    const char *const *class_names; /* tasks: --classes (NULL: none) */
+    size_t nclasses;
 } chk_opts;
 
 typedef struct chk_tally {
@@ -165,10 +174,10 @@ typedef struct chk_tally {
 } chk_tally;
 
 /* Run every check of p's role with parameter values v (nparams of them;
- * note, when not NULL, says which differ from the defaults), printing one line per check to out.  Adds to *t; returns the number of
- * failed checks.  A role this host has no contract for (the reserved
- * structured-task and projection roles) is reported and counted as a
- * failure: there is nothing the host can run. */
+ * note, when not NULL, says which differ from the defaults), printing one
+ * line per check to out.  Adds to *t; returns the number of failed checks.
+ * A role this host has no contract for (the reserved projection role) is
+ * reported and counted as a failure: there is nothing the host can run. */
 size_t chk_plugin(const struct bl_plugin *p, const char *file, const union bl_value *v,
                   const char *note, const chk_opts *o, FILE *out, chk_tally *t);
 

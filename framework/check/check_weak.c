@@ -7,6 +7,9 @@
  *
  *   create      create/destroy bound to a training set
  *   params      every declared parameter at its bounds / choices: create and fit
+ *               (c = 1, k and k + 3: a learner may refuse some shapes, e.g.
+ *               the single-column base learners of StructBoost refuse c > 1,
+ *               but not every problem)
  *   outdim      the result's outdim is 1 or c, and outdim(hyp) says the same
  *   edge        finite, >= 0, and equal to the correlation of G with the
  *               hypothesis' own predictions, with s_r = sum_i G_ir h_r(x_i):
@@ -625,7 +628,7 @@ static enum chk_status search(chk_ctx *c, const union bl_value *v, int prop, con
     size_t nsizes = quick ? 3 : NEL(wsizes);
     for (int t = 0; t < trials && !fail; t++)
         for (size_t a = 0; a < nsizes && !fail; a++)
-            for (int q = quick ? 1 : 0; q < 3 && !fail; q++) {
+            for (int q = 0; q < 3 && !fail; q++) {
                 size_t m = wsizes[a][0], d = wsizes[a][1], k = wsizes[a][2];
                 size_t cc = cols_of(q, k);
                 int bins = wbins[(a + (size_t)t) % NEL(wbins)];
@@ -720,7 +723,7 @@ static enum chk_status params_variant(chk_ctx *c, const chk_variant *var, const 
 
 static enum chk_status check_params(chk_ctx *c)
 {
-    return chk_params(c, params_variant, "created and fitted (c = k, k + 3)");
+    return chk_params(c, params_variant, "created and fitted (c = 1, k, k + 3)");
 }
 
 const chk_def chk_weak_checks[] = {

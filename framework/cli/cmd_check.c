@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../check/check.h"
+#include "../data/dataset.h"
 #include "../plugin/params.h"
 #include "../util/fsutil.h"
 #include "cli.h"
@@ -35,14 +36,23 @@ static const char *const check_help =
     "          predict (finite), determinism, save-load\n"
     "  solver  create, params, kkt, bounds, descent, info, determinism\n"
     "  coding  create, params, refusal, shape, entries, columns, determinism\n"
-    "Structured tasks are a reserved role in SDK 1.2: such a plugin is refused\n"
-    "by the loader, and check-plugin says there is no contract to check yet.\n"
+    "  task    open, params, loss-zero, loss-range, random-label, alternatives,\n"
+    "          dpsi, dpsi-truth (no net effect), argmax-hinge (h recomputed from\n"
+    "          loss and dpsi), argmax-max (against random labels and brute\n"
+    "          force), predict, evaluate, class-labels, determinism, format-label\n"
+    "A task is opened on random data sets of k = 2 .. 5 classes named c0, c1,\n"
+    "...; one that matches class names (hierarchy's taxonomy) needs --classes\n"
+    "and its required parameters, e.g.\n"
+    "  boostlab check-plugin -p taxonomy=data/satimage.taxonomy \\\n"
+    "      --classes data/satimage.classes hierarchy\n"
     "\n"
     "Options:\n"
     "  -s, --seed N            seed of the random problems (default 1)\n"
     "  -t, --trials N          random problems per size and scale (default 3)\n"
     "  -p, --param NAME=VALUE  check with this parameter value instead of the\n"
     "                          default (repeatable; every plugin named must have it)\n"
+    "  -c, --classes FILE      tasks: the class names of the random data sets, one\n"
+    "                          per line (a .classes file); k is then their number\n"
     "  -v, --verbose           time and largest error per check\n"
     "      --timeout SECONDS   fail a check that runs longer (default 120; 0 = none)\n"
     "      --no-fork           run the checks in this process (for a debugger; a\n"
@@ -97,9 +107,10 @@ static char *absolute(const char *a)
 }
 
 /* After the loader refused a file: if that was because a descriptor has a
- * reserved role, say so.  Only a file that passes the loader's own safety
- * rules (absolute, not writable by others, nor in a directory others may
- * write to) is opened again. */
+ * role this host cannot check (the reserved projection role, or a task
+ * built for an SDK before 1.4, when the role was reserved), say so.  Only
+ * a file that passes the loader's own safety rules (absolute, not writable
+ * by others, nor in a directory others may write to) is opened again. */
 static void explain_reserved(const char *path)
 {
     struct stat st;
@@ -118,12 +129,16 @@ static void explain_reserved(const char *path)
     const struct bl_plugin *const *list = entry ? entry(&bl_host_api) : NULL;
     for (; list && *list; list++) {
         const struct bl_plugin *p = *list;
-        if (p->role == BL_ROLE_TASK || p->role == BL_ROLE_PROJECTION)
-            fprintf(stderr, "boostlab check-plugin: %s: the %s role is reserved in SDK %d.%d: it "
-                    "has no contract yet, so there is nothing to check (and no host runs such "
-                    "a plugin)\n", p->name ? p->name : "?",
-                    p->role == BL_ROLE_TASK ? "structured-task" : "random-projection",
-                    BL_SDK_MAJOR, BL_SDK_MINOR);
+        if (p->role == BL_ROLE_PROJECTION)
+            fprintf(stderr, "boostlab check-plugin: %s: the random-projection role is reserved "
+                    "in SDK %d.%d: it has no contract yet, so there is nothing to check (and no "
+                    "host runs such a plugin)\n", p->name ? p->name : "?", BL_SDK_MAJOR,
+                    BL_SDK_MINOR);
+        else if (p->role == BL_ROLE_TASK && !BL_SDK_HAS(p->sdk_version, 4))
+            fprintf(stderr, "boostlab check-plugin: %s: the structured-task role has its "
+                    "contract since SDK 1.4 (task.h), but the plugin was built for SDK %u.%u: "
+                    "rebuild it against these headers\n", p->name ? p->name : "?",
+                    BL_SDK_MAJOR_OF(p->sdk_version), BL_SDK_MINOR_OF(p->sdk_version));
     }
     dlclose(h);
 }
@@ -134,20 +149,24 @@ int cmd_check(int argc, char **argv)
         {"seed", required_argument, NULL, 's'},
         {"trials", required_argument, NULL, 't'},
         {"param", required_argument, NULL, 'p'},
+        {"classes", required_argument, NULL, 'c'},
         {"verbose", no_argument, NULL, 'v'},
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"no-fork", no_argument, NULL, OPT_NO_FORK},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    chk_opts o = {1, 3, 0, 1, 120};
+    chk_opts o = {1, 3, 0, 1, 120, NULL, 0};
+    const char *classes_file = NULL;
+    bl_classes classes;
+    memset(&classes, 0, sizeof classes);
     const char **params = NULL;
     size_t nparams = 0;
     unsigned long long v;
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":s:t:p:vh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":s:t:p:c:vh", opts, NULL)) != -1) {
         switch (c) {
         case 's':
             if (parse_count(optarg, 0, UINT64_MAX, &v) < 0) {
@@ -177,6 +196,7 @@ int cmd_check(int argc, char **argv)
             params[nparams++] = optarg;
             break;
         }
+        case 'c': classes_file = optarg; break;
         case 'v': o.verbose = 1; break;
         case OPT_TIMEOUT:
             if (parse_count(optarg, 10, 86400, &v) < 0) {
@@ -201,6 +221,18 @@ int cmd_check(int argc, char **argv)
     if (optind >= argc) {
         free(params);
         return cli_usage("check-plugin", "expects at least one plugin file or name");
+    }
+
+    if (classes_file) {
+        bl_error err;
+        if (bl_read_class_names(classes_file, &classes, &err) < 0) {
+            free(params);
+            char msg[BL_ERRMSG_MAX + 32];
+            snprintf(msg, sizeof msg, "--classes: %s", err.msg);
+            return cli_usage("check-plugin", msg);
+        }
+        o.class_names = (const char *const *)classes.names;
+        o.nclasses = classes.k;
     }
 
     /* Load everything first, so a usage error (a --param no plugin has)
@@ -315,5 +347,6 @@ int cmd_check(int argc, char **argv)
     free(files);
     free(regs);
     free(params);
+    bl_classes_free(&classes);
     return rc;
 }

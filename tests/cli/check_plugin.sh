@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# `boostlab check-plugin`: every in-tree plugin keeps its role's contract,
+# `boostlab check-plugin`: every in-tree plugin keeps its role's contract
+# (structured tasks included),
 # the fixtures that break one
 # rule fail exactly that check with a small input shown, files that are not
 # plugins are refused with the loader's message, a crashing plugin is
@@ -30,8 +31,15 @@ shown() {
 # All of them pass.  (lbfgsb-line declares that it searches w = alpha * 1
 # and prox-group that its penalty is nu ||w||_2, SDK 1.2 solver.h, and are
 # checked against those contracts.)
-names=$("$BL" plugins | tail -n +2 | awk '{print $1}')
+# The structured tasks are among them; hierarchy matches its taxonomy's leaves
+# to class names, so it is checked on its own below with -p taxonomy=FILE and
+# --classes FILE (and, without them, must fail task/open saying so).
+all_names=$("$BL" plugins | tail -n +2 | awk '{print $1}')
+names=$(echo "$all_names" | grep -vx hierarchy)
 [[ $(echo "$names" | wc -l) -ge 10 ]] || fail "plugins lists too few: $names"
+for n in binary-task auc multiclass hierarchy perceptron linsvm; do
+  echo "$all_names" | grep -qx -- "$n" || fail "plugins does not list $n"
+done
 start=$SECONDS
 # shellcheck disable=SC2086
 "$BL" check-plugin $names >"$TMP/all" 2>"$TMP/all.err"
@@ -51,20 +59,44 @@ for seed in 2 3 4; do
   "$BL" check-plugin --seed $seed --trials 4 lbfgsb-row lbfgsb-tc lbfgsb-line prox-group >"$TMP/sv" 2>&1 \
     || fail "solvers fail with --seed $seed: $(grep -A8 '^FAIL' "$TMP/sv" | head -10)"
 done
+# hierarchy with a taxonomy and the class names it is written for
+"$BL" check-plugin -p taxonomy="$SRC/data/satimage.taxonomy" --classes "$SRC/data/satimage.classes" \
+  hierarchy >"$TMP/hier" 2>&1 || fail "hierarchy with a taxonomy: $(grep -A12 '^FAIL' "$TMP/hier" | head -20)"
+grep -q '^PASS task/argmax-max: .*(k = 6 (--classes), ' "$TMP/hier" || fail "hierarchy: $(cat "$TMP/hier")"
+"$BL" check-plugin -p taxonomy="$SRC/data/satimage.taxonomy" -p coding=flat \
+  --classes "$SRC/data/satimage.classes" hierarchy >"$TMP/hflat" 2>&1 \
+  || fail "hierarchy coding=flat: $(grep -A12 '^FAIL' "$TMP/hflat" | head -20)"
+# without its taxonomy: task/open says what is missing, the rest is not run
+check_fails hier_none '^FAIL task/open: open refused every data set tried .*parameter taxonomy is required' hierarchy
+grep -q '^FAIL task/open: .*give it with -p taxonomy=VALUE' "$TMP/hier_none" || fail "no -p hint: $(grep task/open "$TMP/hier_none")"
+grep -q '^SKIP task/argmax-hinge: not run: open refused every data set' "$TMP/hier_none" \
+  || fail "hierarchy without taxonomy: $(cat "$TMP/hier_none")"
+[[ $(grep -c '^FAIL' "$TMP/hier_none") -eq 1 ]] || fail "hierarchy without taxonomy: one failure expected: $(grep '^FAIL' "$TMP/hier_none")"
+expect_fail 2 "--classes: .*nope.classes" -- "$BL" check-plugin --classes "$TMP/nope.classes" multiclass
 # the others pass alone, exit 0
-for n in margin-exp mo-exp softmax stump dense-ecoc ova; do
+for n in margin-exp mo-exp softmax stump dense-ecoc ova multiclass auc perceptron linsvm; do
   "$BL" check-plugin "$n" >"$TMP/one" 2>&1 || fail "$n does not pass: $(grep -A8 '^FAIL' "$TMP/one" | head -10)"
 done
 # every role's checks are there
 for c in loss/gradient loss/hessian loss/convexity loss/extreme loss/row loss/coded-gradient \
   loss/determinism loss/params weak/edge weak/save-load weak/determinism weak/outdim \
   weak/predict solver/kkt solver/bounds solver/descent coding/shape coding/columns \
-  coding/refusal coding/determinism; do
+  coding/refusal coding/determinism task/open task/params task/loss-zero task/loss-range \
+  task/random-label task/alternatives task/dpsi task/dpsi-truth task/argmax-hinge \
+  task/argmax-max task/predict task/evaluate task/class-labels task/determinism \
+  task/format-label; do
   grep -qE "^(PASS|FAIL|SKIP) $c: " "$TMP/all" || fail "no line for $c"
 done
 grep -q '^PASS loss/row: ' "$TMP/all" || fail "no loss checked its row fast path"
 grep -q '^PASS loss/coded-gradient: ' "$TMP/all" || fail "mo-exp's eval_coded was not checked"
 grep -q '^SKIP loss/row: no row fast path' "$TMP/all" || fail "a loss without row path is not a SKIP"
+# the single-column base learners are fitted in the params check (c = 1)
+for n in perceptron linsvm; do
+  grep -A2 "^== $n (" "$TMP/all" | grep -q '^PASS weak/params: .*(c = 1, k, k + 3)' \
+    || fail "$n params: $(grep -A2 "^== $n (" "$TMP/all")"
+done
+grep -q '^PASS task/class-labels: ' "$TMP/all" || fail "no task's class labels were checked"
+grep -q '^SKIP task/class-labels: label_is_class is 0' "$TMP/all" || fail "auc's class-labels is not a SKIP"
 
 # ---- the fixtures ---------------------------------------------------------
 "$BL" check-plugin "$FIX/good_loss.so" >"$TMP/good" 2>&1 || fail "good_loss fails: $(cat "$TMP/good")"
@@ -83,6 +115,17 @@ check_fails wrong_edge "^FAIL weak/edge: fit says edge .* but the hypothesis' pr
 shown wrong_edge weak/edge 4 '^    m=[0-9]+ d=1 k=[0-9]+ c=2 ' "the input shrunk to d=1, c=2"
 shown wrong_edge weak/edge 10 '^    hypothesis: "t=' "the hypothesis"
 [[ $(grep -c '^FAIL' "$TMP/wrong_edge") -eq 1 ]] || fail "wrong_edge: only the edge is wrong: $(grep '^FAIL' "$TMP/wrong_edge")"
+
+check_fails wrong_task '^FAIL task/argmax-hinge: example [0-9]*: argmax_aug returned h = .*, which is not Delta(y_i, ybar) + F(x_i, ybar) - F(x_i, y_i) recomputed' \
+  "$FIX/wrong_task.so"
+grep -qE '^FAIL task/argmax-hinge: example [0-9]+: argmax_aug returned h = ' "$TMP/wrong_task" || fail "wrong_task: $(cat "$TMP/wrong_task")"
+shown wrong_task task/argmax-hinge 3 '^    k=2 rows=2 d=3$' "the input shrunk to k=2 rows=2"
+shown wrong_task task/argmax-hinge 8 '^    ybar = "class[0-9]" \(bytes ' "ybar"
+shown wrong_task task/argmax-hinge 9 '^    dpsi\(ybar\) = .*S\[x\]\[point [0-9]+, block [0-9]+\]' "the terms and scores"
+grep -q '^FAIL task/argmax-max: .* is more violated' "$TMP/wrong_task" || fail "wrong_task: argmax-max: $(grep -A3 argmax-max "$TMP/wrong_task")"
+for c in loss-zero dpsi-truth predict evaluate class-labels determinism format-label; do
+  grep -q "^PASS task/$c: " "$TMP/wrong_task" || fail "wrong_task: only its hinge is wrong, $c must pass: $(grep "task/$c" "$TMP/wrong_task")"
+done
 
 # ---- files that are not plugins ----------------------------------------
 expect_fail 1 "good_loss.c: cannot load plugin" -- "$BL" check-plugin "$SRC/tests/plugins/good_loss.c"
@@ -118,21 +161,29 @@ cmp -s "$TMP/s1" "$TMP/s2" || fail "the same seed gave different reports"
 "$BL" check-plugin --no-fork -v softmax >"$TMP/nf" 2>&1 || fail "--no-fork: $(cat "$TMP/nf")"
 grep -q 'note: .* of its tolerance' "$TMP/nf" || fail "--verbose notes missing"
 
-# ---- plugins compiled here: a reserved role, a crash ------------------------
+# ---- plugins compiled here: incomplete and outdated tasks, a crash ----------
 CC=${CC:-cc}
+# a task without its functions, and one built for SDK 1.3 (when the role was
+# reserved): the loader refuses both, check-plugin says why
 cat >"$TMP/task.c" <<'C'
-#include <boostlab/plugin.h>
-static int ops;
-static const struct bl_plugin d = {BL_SDK_VERSION, BL_ROLE_TASK, "my-task", "a task", 0, 0, &ops};
+#include <boostlab/task.h>
+#ifndef MINOR
+#define MINOR BL_SDK_MINOR
+#endif
+static const struct bl_task_ops ops;
+static const struct bl_plugin d = {(BL_SDK_MAJOR << 16) | MINOR, BL_ROLE_TASK, "my-task", "a task", 0, 0, &ops};
 static const struct bl_plugin *const l[] = {&d, 0};
 BL_EXPORT const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h);
 const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h) { (void)h; return l; }
 C
 if "$CC" -shared -fPIC -I"$SRC/include" "$TMP/task.c" -o "$TMP/task.so" 2>"$TMP/cc.err" &&
+   "$CC" -shared -fPIC -DMINOR=3 -I"$SRC/include" "$TMP/task.c" -o "$TMP/task13.so" 2>>"$TMP/cc.err" &&
    build_crashy_coding "$TMP/crash.so"; then
-  expect_fail 1 "structured-task role is reserved in SDK 1\.3: it has no contract yet" -- \
+  expect_fail 1 "plugin my-task \(task\) lacks the required function 'open'" -- \
     "$BL" check-plugin "$TMP/task.so"
-  grep -q "role 6 (task), which this host does not run" "$TMP/err" || fail "task: the loader's message is missing"
+  expect_fail 1 "role 6 \(task\), which this host does not run" -- "$BL" check-plugin "$TMP/task13.so"
+  grep -q "the structured-task role has its contract since SDK 1.4 (task.h), but the plugin was built for SDK 1.3" "$TMP/err" \
+    || fail "task13: the explanation is missing: $(cat "$TMP/err")"
   # (in the sanitizer build, ASan would catch the SEGV itself, report it as
   # its own error and abort: let it through as the plain signal it is)
   ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0" \
@@ -140,6 +191,6 @@ if "$CC" -shared -fPIC -I"$SRC/include" "$TMP/task.c" -o "$TMP/task.so" 2>"$TMP/
   shown crash coding/refusal 1 'while running: create with k = 4' "the crashing case"
   grep -q '^check-plugin: 1 plugin, ' "$TMP/crash" || fail "the run did not go on after the crash"
 else
-  echo "note: no C compiler ($CC): reserved-role and crash checks skipped: $(head -c 200 "$TMP/cc.err")"
+  echo "note: no C compiler ($CC): task-loader and crash checks skipped: $(head -c 200 "$TMP/cc.err")"
 fi
 finish
