@@ -40,8 +40,14 @@ int bl_sinst_open(bl_sinst *s, const bl_paramset *ps, const bl_dataset *ds, int 
     char perr[BL_ERR_MAX] = "";
     s->inst = s->ops->open(&bl_host_api, ps->v, &data, (const char *const *)ds->class_names,
                            perr);
-    if (!s->inst)
+    if (!s->inst) {
+        /* the task's own messages already start with "task NAME: " */
+        char pre[BL_ERR_MAX];
+        int n = snprintf(pre, sizeof pre, "task %s: ", s->plugin->name);
+        if (n > 0 && !strncmp(perr, pre, (size_t)n))
+            return bl_errf(err, "%s", perr);
         return bl_errf(err, "task %s: %s", s->plugin->name, perr[0] ? perr : "open failed");
+    }
     s->m = s->ops->examples(s->inst);
     s->lbytes = s->ops->label_bytes(s->inst);
     s->nviews = s->ops->nviews(s->inst);
