@@ -127,7 +127,7 @@ static bl_run_key key_of(const char *ex, const char *data, const char *algo, int
 static void commit(bl_store *s, const bl_run_key *k, const char *sweep, size_t n, uint64_t seed)
 {
     bl_run_info in = {"mcboost-exp", "[loss]\nplugin = exp\n", sweep, 100, 50, 3, 4, 2,
-                      "host-a", 1.7e9, 1.7e9 + 12.5};
+                      "host-a", 1.7e9, 1.7e9 + 12.5, 0, NULL, NULL, NULL};
     bl_curve c;
     bl_error err;
     make_curve(&c, n, seed);
@@ -222,7 +222,7 @@ Test(store, commit_get_round_trip)
     bl_store *s = open_store();
     bl_run_key k = key_of("exp", "letter[classes=4]", "mcboost-exp[shrinkage=0.5]", 7);
     bl_run_info in = {"mcboost-exp", "[loss]\nplugin = exp\n", "shrinkage=0.5", 12345, 678, 26,
-                      16, 8, "node-17", 1712345678.25, 1712345999.75};
+                      16, 8, "node-17", 1712345678.25, 1712345999.75, 0, NULL, NULL, NULL};
     bl_curve c;
     make_curve(&c, 250, 42);
     c.test_err[249] = NAN; /* no test set for the last entry: final test error NaN */
@@ -296,7 +296,7 @@ Test(store, empty_curve_and_null_info)
 {
     bl_store *s = open_store();
     bl_run_key k = key_of("e", "iris", "ada", 0);
-    bl_run_info in = {NULL, NULL, NULL, 10, 0, 3, 4, 1, NULL, NAN, NAN};
+    bl_run_info in = {NULL, NULL, NULL, 10, 0, 3, 4, 1, NULL, NAN, NAN, 0, NULL, NULL, NULL};
     bl_curve c;
     make_curve(&c, 0, 3);
     c.stop = BL_STOP_DUAL;
@@ -470,7 +470,7 @@ static void commit_odd(bl_store *s)
 {
     bl_run_key k = key_of("e", "d,1", "a\"b", 0);
     bl_run_info in = {"r", "line1\n\"q\"\x01\\", "a=1,b=2", 5, 2, 2, 3, 1, "node, \"7\"", 100.5,
-                      200.25};
+                      200.25, 0, NULL, NULL, NULL};
     bl_curve c;
     make_curve(&c, 3, 9);
     c.stop = BL_STOP_BUDGET;
@@ -723,7 +723,7 @@ static void crash_writer(int fd, int first)
          * delete + insert too */
         int r = rep % 3 == 2 ? rep - 1 : rep;
         bl_run_key k = key_of("crash", "d", "a", r);
-        bl_run_info in = {"r", "p", "", 1, 1, 2, 2, 1, "h", 0, 0};
+        bl_run_info in = {"r", "p", "", 1, 1, 2, 2, 1, "h", 0, 0, 0, NULL, NULL, NULL};
         bl_curve c;
         make_curve(&c, crash_len(r), (uint64_t)r);
         if (bl_store_commit(s, &k, &in, &c, &err) < 0)
