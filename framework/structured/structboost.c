@@ -200,12 +200,42 @@ static void add_cut(sb *b, bl_cut *cut)
     }
     b->idle[b->ncut] = 0;
     b->cut[b->ncut++] = *cut;
-    double *a = bl_xmalloc((b->ncol + 1) * sizeof *a);
-    a[0] = 1.0; /* xi */
+    /* the cut's coefficient on every column in one pass over its entries:
+     * the columns are indexed by (view, block) first, so each entry meets
+     * only the columns of its own block */
+    size_t nvb = 0;
+    size_t *first = bl_xcalloc(b->tr.nviews + 1, sizeof *first);
+    for (size_t v = 0; v < b->tr.nviews; v++) {
+        first[v] = nvb;
+        nvb += b->tr.v[v].tv.blocks;
+    }
+    first[b->tr.nviews] = nvb;
+    size_t *start = bl_xcalloc(nvb + 1, sizeof *start), *order = bl_xmalloc((b->ncol + 1) *
+                                                                          sizeof *order);
     for (size_t j = 0; j < b->ncol; j++)
-        a[j + 1] = bl_cut_dot(cut, &b->tr, b->col[j].view, b->col[j].block, b->col[j].out);
+        start[first[b->col[j].view] + b->col[j].block + 1]++;
+    for (size_t q = 0; q < nvb; q++)
+        start[q + 1] += start[q];
+    size_t *fill = bl_xmalloc((nvb + 1) * sizeof *fill);
+    memcpy(fill, start, (nvb + 1) * sizeof *fill);
+    for (size_t j = 0; j < b->ncol; j++)
+        order[fill[first[b->col[j].view] + b->col[j].block]++] = j;
+    double *a = bl_xcalloc(b->ncol + 1, sizeof *a);
+    a[0] = 1.0; /* xi */
+    for (size_t e = 0; e < cut->nnz; e++) {
+        size_t v = cut->view[e], B = b->tr.v[v].tv.blocks;
+        size_t r = cut->cell[e] / B, q = first[v] + cut->cell[e] % B;
+        for (size_t o = start[q]; o < start[q + 1]; o++) {
+            size_t j = order[o];
+            a[j + 1] += cut->coef[e] * b->col[j].out[r];
+        }
+    }
     bl_lp_add_row(&b->lp, a, cut->b);
     free(a);
+    free(fill);
+    free(order);
+    free(start);
+    free(first);
 }
 
 /* Drop cuts that had no weight for IDLE_MAX solves in a row, as SVM-struct
