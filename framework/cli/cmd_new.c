@@ -42,6 +42,8 @@ static const char *const new_help =
     "  weak     one-feature threshold on the quantized view, with save/load\n"
     "  solver   projected gradient descent with backtracking\n"
     "  coding   one-vs-all code\n"
+    "  task     ordinal multi-class task for StructBoost: cost |y - y'|, one block\n"
+    "           per class, loss-augmented argmax by enumeration\n"
     "\n"
     "NAME starts with a lowercase letter, followed by lowercase letters, digits,\n"
     "'-' or '_' (at most 64 characters), and must not be a loaded plugin's name:\n"
@@ -55,7 +57,7 @@ static const char *const new_help =
     "installed templates folder (" BL_DATA_DIR "/templates), else from\n"
     "share/boostlab/templates beside the program's bin/ folder.\n";
 
-static const char *const roles[] = {"loss", "weak", "solver", "coding"};
+static const char *const roles[] = {"loss", "weak", "solver", "coding", "task"};
 
 /* ---- arguments ------------------------------------------------------------ */
 
@@ -280,6 +282,9 @@ static void print_next(const char *role, const char *name, const char *ident, co
     if (!strcmp(role, "coding"))
         printf("  recipe = adaboost-ecc\n  coding = %s\n  weak.criterion = each   "
                "; a stump per code column\n", name);
+    else if (!strcmp(role, "task"))
+        printf("  recipe = structboost-stump   ; method = structboost, weak = stump\n"
+               "  task = %s\n", name);
     else
         printf("  recipe = mcboost-exp\n  %s = %s\n", role, name);
     free(build);
@@ -343,14 +348,9 @@ int cmd_new(int argc, char **argv)
         return cli_usage("new", npos ? "missing NAME (expected ROLE NAME [DIR])"
                                      : "missing ROLE and NAME (expected ROLE NAME [DIR])");
     const char *role = pos[0], *name = pos[1];
-    if (!strcmp(role, "task")) {
-        fprintf(stderr, "boostlab new: the structured-task role (task) arrives with StructBoost; "
-                "this boostlab runs loss, weak, solver and coding plugins\n");
-        return BL_EXIT_USAGE;
-    }
     if (!valid_role(role)) {
-        fprintf(stderr, "boostlab new: unknown role '%s' (roles: loss, weak, solver, coding)\n"
-                "Try 'boostlab new --help'.\n", role);
+        fprintf(stderr, "boostlab new: unknown role '%s' (roles: loss, weak, solver, coding, "
+                "task)\nTry 'boostlab new --help'.\n", role);
         return BL_EXIT_USAGE;
     }
     const char *why = name_problem(name);
@@ -390,7 +390,7 @@ int cmd_new(int argc, char **argv)
     char **outs = NULL;
     if (!files || !nfiles) {
         fprintf(stderr, "boostlab new: no %s template in %s (set BOOSTLAB_TEMPLATE_DIR to the "
-                "folder holding loss/, weak/, solver/ and coding/)\n", role, tdir);
+                "folder holding loss/, weak/, solver/, coding/ and task/)\n", role, tdir);
         goto done;
     }
     /* the parent may be created; DIR itself must be new (mkdir is atomic) */

@@ -2,7 +2,9 @@
 # `boostlab new ROLE NAME [DIR]` from the build tree: for every role the
 # generated plugin compiles warning-free against the source tree's headers
 # (by hand and with its Makefile), passes check-plugin, loads, and runs in a
-# small experiment of a recipe that suits its role; and the refusals.
+# small experiment of a recipe that suits its role (the task: StructBoost
+# with stumps, from its recipe and spelled out, scored by the task's own
+# metrics); and the refusals.
 . "$(dirname "$0")/lib.sh"
 
 command -v cc >/dev/null 2>&1 || { echo "no C compiler: skipped"; exit 77; }
@@ -12,15 +14,17 @@ unset BOOSTLAB_PLUGIN_PATH BOOSTLAB_TEMPLATE_DIR
 
 # ---- one plugin per role ---------------------------------------------------
 # name (with a '-' to see it become '_' in C), then the INI lines that use it
-declare -A NAME=([loss]=t-loss [weak]=t-weak [solver]=t-solver [coding]=t-coding)
+declare -A NAME=([loss]=t-loss [weak]=t-weak [solver]=t-solver [coding]=t-coding [task]=t-task)
 declare -A USE=(
   [loss]=$'recipe = mcboost-exp\nloss = t-loss'
   [weak]=$'recipe = mcboost-exp\nweak = t-weak'
   [solver]=$'recipe = mcboost-exp\nsolver = t-solver'
   [coding]=$'recipe = adaboost-ecc\ncoding = t-coding\nweak.criterion = each'
+  [task]=$'recipe = structboost-stump\ntask = t-task'
 )
+ROLES="loss weak solver coding task"
 sos=
-for role in loss weak solver coding; do
+for role in $ROLES; do
   name=${NAME[$role]} id=${NAME[$role]//-/_} dir=$TMP/$role
   "$BL" new "$role" "$name" "$dir" >"$TMP/out" 2>"$TMP/err" \
     || { fail "new $role $name exited $?: $(cat "$TMP/err")"; continue; }
@@ -55,18 +59,60 @@ done
 {
   printf '[experiment]\nname = new-roles\nseed = 3\nrepeats = 1\niterations = 15\n\n'
   printf '[data iris]\nfile = %s/data/iris.csv\nclasses = %s/data/iris.classes\ntest_ratio = 0.3\n' "$SRC" "$SRC"
-  for role in loss weak solver coding; do
+  for role in $ROLES; do
     printf '\n[algorithm with-%s]\n%s\n' "$role" "${USE[$role]}"
   done
 } >"$TMP/exp.ini"
 BOOSTLAB_PLUGIN_PATH=$sos "$BL" run --quiet --output "$TMP/res" "$TMP/exp.ini" >"$TMP/table" 2>"$TMP/err" \
   || fail "experiment with the new plugins exited $?: $(cat "$TMP/err")"
-for role in loss weak solver coding; do
+for role in $ROLES; do
   grep -q "^iris,with-$role,1," "$TMP/res/summary.csv" 2>/dev/null \
     || fail "no result for the $role plugin: $(cat "$TMP/table")"
 done
 awk -F, 'NR > 1 && ($4 < 0 || $4 > 40) { print; bad = 1 } END { exit bad }' "$TMP/res/summary.csv" \
   >"$TMP/bad" 2>&1 || fail "implausible test errors: $(cat "$TMP/bad")"
+
+# ---- the task in a StructBoost experiment of its own -------------------------------
+# method, task and weak spelled out (and the task's parameter) on wine; the
+# task's metrics reach the store and the JSON export, the primary one being
+# the run's error
+cat >"$TMP/task.ini" <<INI
+[experiment]
+name = new-task
+seed = 5
+iterations = 6
+[data wine]
+file = $SRC/data/wine.csv
+test_ratio = 0.3
+[algorithm sb-abs]
+method = structboost
+task = t-task
+weak = stump
+[algorithm sb-sq]
+method = structboost
+task = t-task
+task.cost = squared
+weak = stump
+formulation = m-slack
+INI
+BOOSTLAB_PLUGIN_PATH=$TMP/task/t_task.so "$BL" run --quiet --output "$TMP/tres" "$TMP/task.ini" \
+  >"$TMP/table" 2>"$TMP/err" || fail "StructBoost with the new task exited $?: $(cat "$TMP/err")"
+"$BL" results --format json "$TMP/tres" >"$TMP/tres.json" 2>"$TMP/err" \
+  || fail "results of the task experiment: $(cat "$TMP/err")"
+python3 - "$TMP/tres.json" <<'PY' || fail "the new task's metrics are wrong: $(cat "$TMP/tres.json")"
+import json, math, sys
+runs = {r["algo"]: r for r in json.load(open(sys.argv[1]))}
+assert sorted(runs) == ["sb-abs", "sb-sq"], sorted(runs)
+for algo, r in runs.items():
+    met = r["metrics"]
+    assert sorted(met) == ["error", "mean_abs_error"], (algo, met)
+    for part in ("train", "test"):
+        e, d = met["error"][part], met["mean_abs_error"][part]
+        assert math.isfinite(e) and math.isfinite(d), (algo, met)
+        assert 0 <= e <= d <= 2 * e + 1e-12, (algo, met)   # wine: 3 classes, |y - y'| <= 2
+        assert abs(met["error"][part] - r[part + "_err"]) < 1e-9, (algo, met, r)
+    assert met["error"]["train"] < 0.3, (algo, met)
+PY
 
 # ---- the default DIR is ./NAME ----------------------------------------------------
 mkdir "$TMP/cwd"
@@ -81,18 +127,19 @@ expect_fail 1 'already exists.*never overwrites' -- "$BL" new loss other "$TMP/l
 touch "$TMP/afile"
 expect_fail 1 'already exists' -- "$BL" new loss other "$TMP/afile"
 expect_fail 2 'unknown role .bogus.' -- "$BL" new bogus other "$TMP/n1"
-expect_fail 2 'StructBoost' -- "$BL" new task other "$TMP/n2"
+expect_fail 2 'unknown role .projection.' -- "$BL" new projection other "$TMP/n2"
 expect_fail 2 'lowercase' -- "$BL" new loss Other "$TMP/n3"
 expect_fail 2 'start with a letter' -- "$BL" new loss 2fast "$TMP/n4"
 expect_fail 2 "letters, digits, '-' and '_'" -- "$BL" new loss 'a.b' "$TMP/n5"
 expect_fail 2 'empty' -- "$BL" new loss '' "$TMP/n6"
 expect_fail 2 'longer than 64' -- "$BL" new loss "$(printf 'a%.0s' {1..65})" "$TMP/n7"
 expect_fail 2 'weak plugin named .stump. already exists' -- "$BL" new weak stump "$TMP/n8"
+expect_fail 2 'task plugin named .multiclass. already exists' -- "$BL" new task multiclass "$TMP/n12"
 expect_fail 2 'missing ROLE and NAME' -- "$BL" new
 expect_fail 2 'missing NAME' -- "$BL" new loss
 expect_fail 2 'too many arguments' -- "$BL" new loss a "$TMP/n9" extra
 expect_fail 2 "unknown option '--force'" -- "$BL" new --force loss a "$TMP/n10"
-for n in 1 2 3 4 5 6 7 8 9 10; do
+for n in 1 2 3 4 5 6 7 8 9 10 12; do
   [[ -e $TMP/n$n ]] && fail "a refused new created $TMP/n$n"
 done
 BOOSTLAB_TEMPLATE_DIR=$TMP/none expect_fail 1 'no loss template in' -- "$BL" new loss a "$TMP/n11"

@@ -2,7 +2,9 @@
 # docs/tutorial.md, run as written against an INSTALLED boostlab:
 #   tests/install/tutorial.sh DESTDIR PREFIX     (make installcheck runs it)
 # DESTDIR is empty for a real install (make distcheck's), else the staging
-# folder of `make install DESTDIR=...`.
+# folder of `make install DESTDIR=...`.  After the tutorial, every installed
+# template (loss, weak, solver, coding, task) is built against the installed
+# SDK and run through check-plugin.
 #
 # The tutorial is the script.  Its machine-readable parts are HTML comments
 # right before a fenced block, invisible when the page is rendered:
@@ -225,6 +227,18 @@ if [[ -s $R/report/report.md ]]; then
   grep -qi 'paired t' "$R/report/report.md" || check "report.md has no paired t-test"
   grep -q '\*\*[0-9]' "$R/report/report.md" || check "report.md marks no best result in bold"
 fi
+
+# ---- beyond the tutorial: every installed template builds and checks -------
+# against the installed SDK (pkg-config), task.h included
+[[ -f $ROOT/include/boostlab/task.h ]] || check "task.h is not installed in $ROOT/include/boostlab"
+for role in loss weak solver coding task; do
+  [[ -d $SHARE/templates/$role ]] || { check "no installed $role template in $SHARE/templates"; continue; }
+  boostlab new "$role" "inst-$role" "$WORK/tpl/$role" >"$WORK/tpl.out" 2>&1 \
+    || { check "boostlab new $role: $(cat "$WORK/tpl.out")"; continue; }
+  make -s -C "$WORK/tpl/$role" all check CFLAGS="-O2 -Werror" >"$WORK/tpl.out" 2>&1 \
+    || check "the installed $role template does not build or pass check-plugin: $(tail -c 600 "$WORK/tpl.out")"
+done
+
 if [[ $fails -ne 0 ]]; then
   echo "--- end of the steps' output:" >&2
   tail -n 30 "$WORK/log" >&2
