@@ -166,7 +166,7 @@ def plot(series, png):
             f.write("\n\n")
     cmds = ["set terminal pngcairo size %d,640" % (420 * len(datas)),
             "set output '%s'" % png, "set multiplot layout 2,%d" % len(datas),
-            "set key top right", "set logscale y"]
+            "set key top right", "set logscale y", "set format y '%g'"]
     idx = {(d, a): i for i, (d, a, _) in enumerate(series)}
     for row, (col, lab) in enumerate(((2, "objective"), (3, "time (s)"))):
         for d in datas:

@@ -233,6 +233,16 @@ static int prepare(const bl_experiment *ex, bl_job_cache *c, size_t d, int rep, 
     return 0;
 }
 
+/* What a finished job ran on. */
+static void describe(const bl_job_cache *c, bl_job_out *out)
+{
+    out->m_train = c->train.m;
+    out->m_test = c->test.m;
+    out->k = c->train.k;
+    out->d = c->train.d;
+    out->threads = bl_host_api.threads;
+}
+
 /* A boosting run with a task: the task's metrics of its final predicted
  * classes on both parts. */
 static int class_metrics(const bl_algo_spec *a, const bl_job_cache *c, const bl_model *mo,
@@ -298,11 +308,7 @@ int bl_job_run(const bl_experiment *ex, bl_job_cache *c, const bl_job *j,
         out->finished = bl_unix_time();
         if (rc < 0)
             return bl_errprefix(err, "%s", label);
-        out->m_train = c->train.m;
-        out->m_test = c->test.m;
-        out->k = c->train.k;
-        out->d = c->train.d;
-        out->threads = bl_host_api.threads;
+        describe(c, out);
         return 0;
     }
     struct bl_train tv;
@@ -324,11 +330,7 @@ int bl_job_run(const bl_experiment *ex, bl_job_cache *c, const bl_job *j,
         bl_model_free(&mo);
     if (rc < 0)
         return bl_errprefix(err, "%s", label);
-    out->m_train = c->train.m;
-    out->m_test = c->test.m;
-    out->k = c->train.k;
-    out->d = c->train.d;
-    out->threads = bl_host_api.threads;
+    describe(c, out);
     return 0;
 }
 

@@ -68,6 +68,7 @@
 #include <string.h>
 
 #include "../common/linhyp.h"
+#include "../common/splits.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -211,22 +212,9 @@ static void *per_create(const struct bl_host *host, const union bl_value *params
         S->ident[f] = f;
     lin_standardise(&train->X, S->mu, S->sd);
     /* which splits leave both sides non-empty (as in stump.c) */
-    for (size_t f = 0; f < d; f++) {
-        size_t cnt[MAXBINS] = {0};
-        const uint8_t *bf = Q->bins + f * m;
-        for (size_t i = 0; i < m; i++)
-            cnt[bf[i]]++;
-        size_t cum = 0;
-        for (unsigned b = 0; b < MAXBINS; b++) {
-            if (b >= Q->nbins[f] && cnt[b]) {
-                snprintf(err, BL_ERR_MAX, "feature %zu: bin %u out of range (%u bins)", f, b,
-                         (unsigned)Q->nbins[f]);
-                per_destroy(S);
-                return NULL;
-            }
-            cum += cnt[b];
-            S->split_ok[f * MAXBINS + b] = b + 1u < Q->nbins[f] && cum > 0 && cum < m;
-        }
+    if (bl_splits_ok(Q, S->split_ok, err, BL_ERR_MAX) < 0) {
+        per_destroy(S);
+        return NULL;
     }
     return S;
 }

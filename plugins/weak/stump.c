@@ -78,6 +78,7 @@
 #include <string.h>
 
 #include "../common/sbuf.h"
+#include "../common/splits.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -242,25 +243,10 @@ static void *stump_create(const struct bl_host *host, const union bl_value *para
         snprintf(err, BL_ERR_MAX, "out of memory");
         return NULL;
     }
-    /* Bins never change between fits, so which splits are non-constant on
-     * the training set is decided once here. */
-    size_t m = Q->m;
-    for (size_t f = 0; f < Q->d; f++) {
-        size_t cnt[MAXBINS] = {0};
-        const uint8_t *bf = Q->bins + f * m;
-        for (size_t i = 0; i < m; i++)
-            cnt[bf[i]]++;
-        size_t cum = 0;
-        for (unsigned b = 0; b < MAXBINS; b++) {
-            if (b >= Q->nbins[f] && cnt[b]) {
-                snprintf(err, BL_ERR_MAX, "feature %zu: bin %u out of range (%u bins)", f, b,
-                         (unsigned)Q->nbins[f]);
-                stump_destroy(S);
-                return NULL;
-            }
-            cum += cnt[b];
-            S->split_ok[f * MAXBINS + b] = b + 1u < Q->nbins[f] && cum > 0 && cum < m;
-        }
+    /* which splits are non-constant on the training set, once */
+    if (bl_splits_ok(Q, S->split_ok, err, BL_ERR_MAX) < 0) {
+        stump_destroy(S);
+        return NULL;
     }
     return S;
 }
