@@ -276,8 +276,25 @@ Test(config, cv_candidates_are_full_algorithms)
     bl_experiment_free(&ex2);
 }
 
+/* cv_folds = 1 is a held-out validation third (StructBoost's protocol), and
+ * a structured algorithm's C can be chosen that way */
+Test(config, cv_holdout_structured)
+{
+    bl_experiment ex;
+    bl_error err;
+    const char *p = write_ini(VALID_DATA "[algorithm a]\nrecipe = structboost-stump\n"
+                              "cv.C = {10, 100}\ncv_folds = 1\n");
+    cr_assert_eq(bl_experiment_load(p, &reg, &ex, &err), 0, "%s", err.msg);
+    const bl_algo_spec *a = &ex.algo[0];
+    cr_assert_eq(a->cv_folds, 1);
+    cr_assert_eq(a->ncv, 2);
+    cr_assert_eq(a->cv[1].method, BL_METHOD_STRUCTBOOST);
+    cr_assert_float_eq(a->cv[1].C, 100.0, 1e-12);
+    bl_experiment_free(&ex);
+}
+
 Test(config, cv_needs_braces) { refused(VALID_DATA VALID_ALGO "cv.nu = 1e-4\n", 5, "candidates in braces"); }
 Test(config, cv_not_recipe) { refused(VALID_DATA VALID_ALGO "cv.recipe = {mcboost-exp}\n", 5, "other than recipe"); }
 Test(config, cv_folds_alone) { refused(VALID_DATA VALID_ALGO "cv_folds = 3\n", 5, "only with cv.KEY"); }
-Test(config, cv_folds_range) { refused(VALID_DATA VALID_ALGO "cv.nu = {0, 1}\ncv_folds = 1\n", 6, "out of range"); }
+Test(config, cv_folds_range) { refused(VALID_DATA VALID_ALGO "cv.nu = {0, 1}\ncv_folds = 0\n", 6, "out of range"); }
 Test(config, cv_bad_candidate) { refused(VALID_DATA VALID_ALGO "cv.shrinkage = {0.5, 3}\n", 5, "cross-validation candidate shrinkage=3"); }
