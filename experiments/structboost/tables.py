@@ -90,18 +90,18 @@ def table1(store):
 def table2(store):
     _, rs = runs(store)
     p = paper("table2")
-    algos = order(rs, "algo")
-    print("| data | " + " | ".join(algos) + " |")
-    print("|---|" + "---|" * len(algos))
-    for d in order(rs, "data"):
+    datas = order(rs, "data")
+    print("| method | " + " | ".join(datas) + " |")
+    print("|---|" + "---|" * len(datas))
+    for a in order(rs, "algo"):
         cells = []
-        for a in algos:
+        for d in datas:
             g = [r["test"] for r in rs if r["data"] == d and r["algo"] == a]
             c = ms(g, 100.0, "%.1f") if g else "not run"
             if (d, a, "error") in p:
-                c += " (paper %s ± %s)" % p[(d, a, "error")]
+                c += " (%s ± %s)" % p[(d, a, "error")]
             cells.append(c)
-        print("| %s | %s |" % (d, " | ".join(cells)))
+        print("| %s | %s |" % (a, " | ".join(cells)))
 
 
 def table3(store):
