@@ -75,15 +75,12 @@ static void predict_all(const struct model *mo, const bl_dataset *ds, const doub
     scaled s;
     to_rows(ds, mu, sd, &s);
     int nc = get_nr_class(mo);
-    int *lab = bl_xmalloc((size_t)nc * sizeof *lab);
-    get_labels(mo, lab);
     double *dec = bl_xmalloc((size_t)(nc > 2 ? nc : 1) * sizeof *dec);
     for (size_t i = 0; i < ds->m; i++) {
         double p = predict_values(mo, s.x[i], dec);
         pred[i] = (int)p;
     }
     free(dec);
-    free(lab);
     free(s.x);
     free(s.pool);
 }

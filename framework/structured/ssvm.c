@@ -203,7 +203,7 @@ int bl_ssvm(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *
         /* the most violated constraint at w */
         lin_scores(&L, &tr, w);
         double H = bl_sep_run(&sep, &tr);
-        double xi = 0.0, ww = 0.0;
+        double xi = 0.0;
         for (size_t k = 0; k < n; k++) {
             double m = bk[k];
             for (size_t f = 0; f < L.D; f++)
@@ -211,8 +211,6 @@ int bl_ssvm(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *
             if (m > xi)
                 xi = m;
         }
-        for (size_t f = 0; f < L.D; f++)
-            ww += w[f] * w[f];
         if (t > 0 && H <= xi + a->eps_cp) {
             cv->stop = BL_STOP_DUAL;
             break;
@@ -257,7 +255,7 @@ int bl_ssvm(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *
         /* the curve: objective and metrics at the new w */
         lin_scores(&L, &tr, w);
         H = bl_sep_run(&sep, &tr);
-        ww = 0.0;
+        double ww = 0.0;
         for (size_t f = 0; f < L.D; f++)
             ww += w[f] * w[f];
         bl_curve_push(cv);
