@@ -132,7 +132,7 @@ int cmd_train(int argc, char **argv)
         bl_algo_write(&algo, f);
         fclose(f);
         mo.algorithm = txt;
-        bl_boost_cfg cfg = {&algo, iters, 1, NULL, NULL};
+        bl_boost_cfg cfg = {&algo, iters, 1, NULL, NULL, bins};
         rc = bl_boost(&cfg, &tv, NULL, NULL, &mo, &cv, &err);
     }
     if (rc == 0)

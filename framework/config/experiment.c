@@ -121,7 +121,7 @@ static char *variant_sweep(const char *name)
 static const char *const algo_keys =
     "recipe, loss, weak, solver, coding, nu, shrinkage, eps, loss_tol, nonneg, iterations, loss.*, "
     "weak.*, solver.*, coding.*, cv.*, cv_folds, cv_iterations, skip_data, task, task.*, method, "
-    "formulation, C, eps_cp, eps_cg";
+    "formulation, C, eps_cp, eps_cg, projection, projection.*, project, rel_tol";
 
 static bl_paramset *role_params(bl_algo_spec *a, const char *role, int *role_id)
 {
@@ -144,6 +144,10 @@ static bl_paramset *role_params(bl_algo_spec *a, const char *role, int *role_id)
     if (!strcmp(role, "task")) {
         *role_id = BL_ROLE_TASK;
         return &a->task;
+    }
+    if (!strcmp(role, "projection")) {
+        *role_id = BL_ROLE_PROJECTION;
+        return &a->projection;
     }
     return NULL;
 }
@@ -195,6 +199,18 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
         return parse_real(value, 0, HUGE_VAL, &a->eps, err);
     if (!strcmp(key, "loss_tol"))
         return parse_real(value, 0, HUGE_VAL, &a->loss_tol, err);
+    if (!strcmp(key, "rel_tol"))
+        return parse_real(value, 0, 1, &a->rel_tol, err);
+    if (!strcmp(key, "project")) {
+        if (!strcmp(value, "inputs"))
+            a->project = BL_PROJECT_INPUTS;
+        else if (!strcmp(value, "outputs"))
+            a->project = BL_PROJECT_OUTPUTS;
+        else
+            return bl_errf(err, "expected inputs (RBoost-rank) or outputs (RBoost-proj), got '%s'",
+                           value);
+        return 0;
+    }
     if (!strcmp(key, "nonneg")) {
         if (!strcmp(value, "true"))
             a->nonneg = 1;
@@ -279,6 +295,7 @@ void bl_algo_init(bl_algo_spec *a)
     memset(a, 0, sizeof *a);
     a->shrinkage = 1.0;
     a->loss_tol = -1.0;
+    a->rel_tol = -1.0;
     a->nonneg = 1;
     a->C = 100.0;
     a->eps_cp = 0.01;
@@ -395,7 +412,7 @@ static int check_structured(const bl_algo_spec *a, const bl_ini *ini, const bl_i
         return bl_errf(err, "%s:%d: [%s] method %s needs a structured task: set 'task = NAME'",
                        ini->path, s->line, s->name, m);
     const char *extra = a->loss.plugin ? "loss" : a->solver.plugin ? "solver"
-                      : a->coding.plugin ? "coding" : NULL;
+                      : a->coding.plugin ? "coding" : a->projection.plugin ? "projection" : NULL;
     if (extra)
         return bl_errf(err, "%s:%d: [%s] method %s does not use a %s plugin (remove '%s = ...')",
                        ini->path, s->line, s->name, m, extra, extra);
@@ -418,6 +435,35 @@ static int check_structured(const bl_algo_spec *a, const bl_ini *ini, const bl_i
     if (a->mslack && a->method != BL_METHOD_STRUCTBOOST)
         return bl_errf(err, "%s:%d: [%s] formulation = m-slack is a StructBoost master; method "
                        "%s solves the 1-slack problem", ini->path, s->line, s->name, m);
+    return 0;
+}
+
+/* RandomBoost's two projections (projection.h) and what each needs. */
+static int check_projection(const bl_algo_spec *a, const bl_ini *ini, const bl_ini_section *s,
+                            bl_error *err)
+{
+    if (!a->projection.plugin)
+        return bl_errf(err, "%s:%d: [%s] project = %s needs a projection plugin: set "
+                       "'projection = NAME' (e.g. gaussian)", ini->path, s->line, s->name,
+                       a->project == BL_PROJECT_OUTPUTS ? "outputs" : "inputs");
+    if (!a->project)
+        return bl_errf(err, "%s:%d: [%s] projection %s: say what it projects: 'project = inputs' "
+                       "(RBoost-rank) or 'project = outputs' (RBoost-proj)", ini->path, s->line,
+                       s->name, a->projection.plugin->name);
+    if (a->coding.plugin)
+        return bl_errf(err, "%s:%d: [%s] a projection replaces the output coding (coding %s): "
+                       "use one or the other", ini->path, s->line, s->name,
+                       a->coding.plugin->name);
+    if (bl_weak_needs(a->weak.plugin))
+        return bl_errf(err, "%s:%d: [%s] weak learner %s needs the loss's Hessian, which the "
+                       "engine does not give with a projection", ini->path, s->line, s->name,
+                       a->weak.plugin->name);
+    const struct bl_solver_ops *so = a->solver.plugin ? a->solver.plugin->ops : NULL;
+    if (a->project == BL_PROJECT_OUTPUTS && (!so || so->scope != BL_SOLVE_ALL))
+        return bl_errf(err, "%s:%d: [%s] project = outputs re-solves the projected weights w "
+                       "every iteration: it needs a totally corrective solver (e.g. lbfgsb-tc), "
+                       "not %s", ini->path, s->line, s->name,
+                       so ? a->solver.plugin->name : "solver = none");
     return 0;
 }
 
@@ -468,6 +514,8 @@ static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini
                            "%s has none (softmax and klogit have it)", ini->path, s->line,
                            s->name, a->weak.plugin->name, a->loss.plugin->name);
     }
+    if (a->projection.plugin || a->project)
+        return check_projection(a, ini, s, err);
     return 0;
 }
 
@@ -953,6 +1001,7 @@ void bl_algo_free(bl_algo_spec *a)
     bl_paramset_free(&a->weak);
     bl_paramset_free(&a->solver);
     bl_paramset_free(&a->coding);
+    bl_paramset_free(&a->projection);
     bl_paramset_free(&a->task);
     free(a->name);
     free(a->recipe);
@@ -1075,6 +1124,12 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
             a->shrinkage, a->eps, a->nonneg ? "true" : "false");
     if (a->loss_tol >= 0) /* written only when set: older runs keep their keys */
         fprintf(f, "loss_tol = %.17g\n", a->loss_tol);
+    if (a->rel_tol >= 0)
+        fprintf(f, "rel_tol = %.17g\n", a->rel_tol);
+    if (a->projection.plugin) {
+        write_params(f, "projection", &a->projection);
+        fprintf(f, "project = %s\n", a->project == BL_PROJECT_OUTPUTS ? "outputs" : "inputs");
+    }
     if (a->iterations)
         fprintf(f, "iterations = %d\n", a->iterations);
     if (a->ncv) {

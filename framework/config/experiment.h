@@ -59,12 +59,21 @@ enum { BL_PICK_FIRST = 0, BL_PICK_RANDOM = 1 };
 /* bl_algo_spec.method */
 enum { BL_METHOD_BOOST = 0, BL_METHOD_STRUCTBOOST = 1, BL_METHOD_SSVM = 2, BL_METHOD_OVA_SVM = 3 };
 
+enum { BL_PROJECT_NONE = 0, BL_PROJECT_INPUTS = 1, BL_PROJECT_OUTPUTS = 2 };
+
 typedef struct bl_algo_spec {
     char *name;
     char *recipe;               /* recipe it came from, or NULL         */
     char *doc;
     bl_paramset loss, weak, solver;
     bl_paramset coding;         /* optional: plugin NULL when not coded   */
+    /* RandomBoost (SDK 1.5, projection.h): plugin NULL when not projected;
+     * project is BL_PROJECT_INPUTS or BL_PROJECT_OUTPUTS then. */
+    bl_paramset projection;
+    int project;
+    double rel_tol;             /* stop once the objective's relative
+                                   decrease is below this; negative (the
+                                   default) = never                       */
     double nu, shrinkage, eps;
     double loss_tol;            /* stop once the training loss is <= this;
                                    negative (the default) = never         */

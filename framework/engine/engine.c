@@ -13,11 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../data/quantize.h"
 #include "../plugin/loader.h"
 #include "../util/clock.h"
 #include "../util/fsutil.h"
 #include "../util/rng.h"
 #include "objective.h"
+#include "project.h"
 
 void bl_curve_push(bl_curve *c)
 {
@@ -73,6 +75,19 @@ typedef struct run {
     double *hess;
     const struct bl_train *tr; /* for trial_loss */
     double shrinkage;
+    /* RandomBoost (SDK 1.5, project.h): pmode is BL_PROJECT_*.  inputs:
+     * the learner trains on ztr, the m k projected points (zd, zq), and
+     * predicts the test set's (Zt); outputs: pcols[j] holds term j's
+     * projection columns (k x n), pw the n projected weights, and gcol,
+     * pout, pbest are scratch for the n weak-learning problems. */
+    int pmode;
+    bl_proj proj;
+    bl_dataset zd;
+    bl_qview zq;
+    struct bl_train ztr;
+    float *ztx;
+    struct bl_matrix Zt;
+    double **pcols, *pw, *gcol, *pout, *pbest, *pD;
 } run;
 
 static void run_free(run *r, size_t nterms)
@@ -92,6 +107,13 @@ static void run_free(run *r, size_t nterms)
             free(r->trout[j]);
     free(r->trout);
     free(r->outdim);
+    if (r->pcols)
+        for (size_t j = 0; j < nterms; j++)
+            free(r->pcols[j]);
+    free(r->pcols); free(r->pw); free(r->gcol); free(r->pout); free(r->pbest); free(r->pD);
+    free(r->zd.y); free(r->zd.x); free(r->ztx);
+    bl_qview_free(&r->zq);
+    bl_proj_close(&r->proj);
 }
 
 /* Gc = G M: dual weights seen through the code's columns. */
@@ -120,8 +142,8 @@ static void decode(const double *out, size_t m, size_t k, const double *M, size_
 
 /* Run the solver on o over r->w[0..n), from the start point in r->w, with
  * the bounds 0 <= w < inf (or unbounded when the algorithm is not nonneg). */
-static int call_solver(run *r, const bl_algo_spec *a, bl_coefobj *o, size_t n, int *iters,
-                       bl_error *err)
+static int call_solver(run *r, const bl_algo_spec *a, bl_coefobj *o, bl_coefmap *map, size_t n,
+                       int *iters, bl_error *err)
 {
     for (size_t j = 0; j < n; j++) {
         r->lower[j] = a->nonneg ? 0 : -HUGE_VAL;
@@ -129,6 +151,11 @@ static int call_solver(run *r, const bl_algo_spec *a, bl_coefobj *o, size_t n, i
     }
     struct bl_objective obj; /* with the loss's row Hessian when it has one */
     bl_coefobj_objective(o, a->loss.plugin, n, r->lower, r->upper, a->nu, &obj);
+    if (map) { /* the solver sees the map's variables (project.h) */
+        obj.eval = bl_coefmap_eval;
+        obj.ctx = map;
+        obj.hessian = NULL;
+    }
     struct bl_solve_info info = {0, 0, BL_SOLVE_CONVERGED, 0};
     char msg[BL_ERR_MAX] = "";
     int rc = r->so->solve(r->solver, &obj, r->w, &info, msg);
@@ -153,8 +180,18 @@ static int solve_row(run *r, const bl_algo_spec *a, const struct bl_train *tr, c
     bl_coefobj o;
     bl_coefobj_row(&o, r->lo, r->loss, tr->y, tr->m, k, r->F, s, sdim, r->Fw, r->grad);
     memset(r->w, 0, k * sizeof *r->w);
-    if (call_solver(r, a, &o, k, iters, err) < 0)
+    if (r->pmode == BL_PROJECT_INPUTS) { /* one coefficient for every class */
+        bl_coefmap map;
+        bl_coefmap_shared(&map, &o, 1, k);
+        int rc = call_solver(r, a, &o, &map, 1, iters, err);
+        bl_coefmap_free(&map);
+        if (rc < 0)
+            return -1;
+        for (size_t j = 1; j < k; j++)
+            r->w[j] = r->w[0];
+    } else if (call_solver(r, a, &o, NULL, k, iters, err) < 0) {
         return -1;
+    }
     for (size_t j = 0; j < k; j++)
         r->w[j] *= a->shrinkage;
     return 0;
@@ -164,16 +201,42 @@ static int solve_row(run *r, const bl_algo_spec *a, const struct bl_train *tr, c
 static int solve_all(run *r, const bl_algo_spec *a, const struct bl_train *tr, bl_model *mo,
                      int *iters, bl_error *err)
 {
-    size_t k = tr->k, t = mo->t, n = t * k;
-    r->w = bl_xrealloc(r->w, n * sizeof *r->w);
-    r->lower = bl_xrealloc(r->lower, n * sizeof *r->lower);
-    r->upper = bl_xrealloc(r->upper, n * sizeof *r->upper);
+    size_t k = tr->k, t = mo->t, n = t * k, cap = n > r->proj.n ? n : r->proj.n;
+    r->w = bl_xrealloc(r->w, cap * sizeof *r->w);
+    r->lower = bl_xrealloc(r->lower, cap * sizeof *r->lower);
+    r->upper = bl_xrealloc(r->upper, cap * sizeof *r->upper);
     for (size_t j = 0; j < t; j++)
         memcpy(r->w + j * k, mo->term[j].w, k * sizeof *r->w);
     bl_coefobj o;
     bl_coefobj_all(&o, r->lo, r->loss, tr->y, tr->m, k, t, (const double *const *)r->trout,
                    r->outdim, r->Fw, r->grad);
-    if (call_solver(r, a, &o, n, iters, err) < 0)
+    if (r->pmode) {
+        /* RandomBoost: the variables are one per term (inputs) or the
+         * projected weights w in R^n (outputs); W follows from them */
+        bl_coefmap map;
+        size_t nw = r->pmode == BL_PROJECT_INPUTS ? t : r->proj.n;
+        if (r->pmode == BL_PROJECT_INPUTS) {
+            bl_coefmap_shared(&map, &o, t, k);
+            for (size_t j = 0; j < t; j++)
+                r->w[j] = mo->term[j].w[0];
+        } else {
+            bl_coefmap_outputs(&map, &o, t, k, nw, (const double *const *)r->pcols);
+            memcpy(r->w, r->pw, nw * sizeof *r->w);
+        }
+        double *W = bl_xmalloc(n * sizeof *W);
+        int rc = call_solver(r, a, &o, &map, nw, iters, err);
+        if (rc == 0) {
+            if (r->pmode == BL_PROJECT_OUTPUTS)
+                memcpy(r->pw, r->w, nw * sizeof *r->w);
+            bl_coefmap_expand(&map, r->w, W);
+            for (size_t j = 0; j < t; j++)
+                memcpy(mo->term[j].w, W + j * k, k * sizeof *W);
+        }
+        bl_coefmap_free(&map);
+        free(W);
+        return rc;
+    }
+    if (call_solver(r, a, &o, NULL, n, iters, err) < 0)
         return -1;
     for (size_t j = 0; j < t; j++)
         memcpy(mo->term[j].w, r->w + j * k, k * sizeof *r->w);
@@ -261,7 +324,7 @@ static int solve_row_code(run *r, const bl_algo_spec *a, size_t m, double *wc, i
     bl_coefobj_row_coded(&o, r->lo, r->loss, r->coded, r->Y, m, nc, r->f, r->out, nc, r->Fw,
                          r->grad);
     memset(r->w, 0, nc * sizeof *r->w);
-    if (call_solver(r, a, &o, nc, iters, err) < 0)
+    if (call_solver(r, a, &o, NULL, nc, iters, err) < 0)
         return -1;
     for (size_t l = 0; l < nc; l++)
         wc[l] = r->w[l] * a->shrinkage;
@@ -280,7 +343,7 @@ static int solve_all_code(run *r, const bl_algo_spec *a, size_t m, size_t t, int
     bl_coefobj o;
     bl_coefobj_all_coded(&o, r->lo, r->loss, r->coded, r->Y, m, nc, t,
                          (const double *const *)r->trout, r->outdim, r->Fw, r->grad);
-    if (call_solver(r, a, &o, n, iters, err) < 0)
+    if (call_solver(r, a, &o, NULL, n, iters, err) < 0)
         return -1;
     memcpy(r->wc, r->w, n * sizeof *r->w);
     return 0;
@@ -378,6 +441,136 @@ static int needs_init(run *r, const bl_algo_spec *a, const struct bl_train *tr, 
     return 0;
 }
 
+/* ---- RandomBoost (SDK 1.5, project.h) ----------------------------------- */
+
+/* Open the algorithm's projection.  inputs (RBoost-rank): the learner's
+ * training set becomes the m k projected points z_ic = P^(c) x_i, labelled
+ * 1 where c is the example's class, and it answers one column of dual
+ * weights, G read as m k values (spec §2.2's gamma_ic is exactly G_ic);
+ * the model keeps the projection to predict.  outputs (RBoost-proj): room
+ * for the columns drawn each iteration and the projected weights. */
+static int proj_init(run *r, const bl_algo_spec *a, const bl_boost_cfg *cfg,
+                     const struct bl_train *tr, const struct bl_matrix *Xt, bl_model *mo,
+                     bl_error *err)
+{
+    size_t m = tr->m, k = tr->k, T = cfg->iterations > 0 ? (size_t)cfg->iterations : 1;
+    r->pmode = a->project;
+    if (bl_proj_open(&r->proj, &a->projection, k, bl_seed_derive(cfg->seed, "projection", 0),
+                     err) < 0)
+        return -1;
+    size_t n = r->proj.n, mk = m * k;
+    if (r->pmode == BL_PROJECT_OUTPUTS) {
+        r->pcols = bl_xcalloc(T, sizeof *r->pcols);
+        r->pw = bl_xcalloc(n, sizeof *r->pw);
+        r->gcol = bl_xmalloc(m * sizeof *r->gcol);
+        r->pout = bl_xmalloc(m * sizeof *r->pout);
+        r->pbest = bl_xmalloc(m * sizeof *r->pbest);
+        r->pD = bl_xmalloc(T * k * sizeof *r->pD);
+        return 0;
+    }
+    r->zd.m = mk;
+    r->zd.d = n;
+    r->zd.k = 2;
+    r->zd.y = bl_xmalloc(mk * sizeof *r->zd.y);
+    for (size_t q = 0; q < mk; q++)
+        r->zd.y[q] = (int)(q % k) == tr->y[q / k];
+    bl_proj_standardize(&r->proj, &tr->X);
+    r->zd.x = bl_proj_inputs(&r->proj, &tr->X);
+    if (bl_quantize(&r->zd, cfg->max_bins ? cfg->max_bins : 256, &r->zq, err) < 0)
+        return bl_errprefix(err, "projected inputs");
+    bl_train_view(&r->zd, &r->zq, &r->ztr);
+    if (Xt && Xt->m) {
+        r->ztx = bl_proj_inputs(&r->proj, Xt);
+        r->Zt = (struct bl_matrix){Xt->m * k, n, r->ztx};
+    }
+    if (bl_model_set_proj(mo, &a->projection, r->proj.seed, err) < 0)
+        return -1;
+    bl_proj_set_scale(mo->proj, r->proj.d, r->proj.mu, r->proj.sd);
+    return 0;
+}
+
+/* RBoost-proj's weak step (spec §3.3): for every projected dimension v the
+ * learner answers the dual weights seen through the new columns,
+ * g_i = sum_c G_ic P^(c)[v][t]; its answer scores its edge plus A_v, what
+ * the earlier terms already give constraint v (A = -dL/dw at the current
+ * w, the map's transpose of D = H^T G); the best (h, v) is kept, its
+ * training outputs in r->out.  The learner is called n times: any weak
+ * learner works, at n times a plain iteration's cost (Table I's O(nmd)). */
+static int fit_outputs(run *r, const bl_algo_spec *a, const struct bl_train *tr,
+                       const bl_model *mo, uint64_t seed, struct bl_fit_result *best,
+                       bl_error *err)
+{
+    size_t m = tr->m, k = tr->k, n = r->proj.n, t = mo->t;
+    double *M = r->pcols[t] = bl_xmalloc(k * n * sizeof *M);
+    bl_proj_columns(&r->proj, t, M);
+    double *A = bl_xcalloc(n, sizeof *A);
+    if (t) {
+        for (size_t j = 0; j < t; j++)
+            for (size_t c = 0; c < k; c++) {
+                double s = 0;
+                for (size_t i = 0; i < m; i++)
+                    s += r->trout[j][i] * r->G[i * k + c];
+                r->pD[j * k + c] = s;
+            }
+        bl_coefmap map;
+        bl_coefmap_outputs(&map, NULL, t, k, n, (const double *const *)r->pcols);
+        bl_coefmap_fold(&map, r->pD, A);
+        bl_coefmap_free(&map);
+    }
+    char msg[BL_ERR_MAX] = "";
+    double top = -HUGE_VAL;
+    int rc = 0;
+    memset(best, 0, sizeof *best);
+    for (size_t v = 0; v < n && rc == 0; v++) {
+        for (size_t i = 0; i < m; i++) {
+            double g = 0;
+            for (size_t c = 0; c < k; c++)
+                g += r->G[i * k + c] * M[c * n + v];
+            r->gcol[i] = g;
+        }
+        struct bl_fit_request req = {r->gcol, 1, NULL, seed, NULL, NULL, NULL};
+        struct bl_fit_result res = {NULL, 0, 0, r->pout, 0};
+        if (r->wo->fit(r->weak, &req, &res, msg) < 0) {
+            rc = bl_errf(err, "weak learner %s: %s", a->weak.plugin->name, msg);
+        } else if (res.outdim != 1) {
+            r->wo->free_hyp(res.hyp);
+            rc = bl_errf(err, "weak learner %s gave %zu outputs for one column of dual weights "
+                         "(project = outputs needs one)", a->weak.plugin->name, res.outdim);
+        } else if (A[v] + res.edge > top) {
+            if (best->hyp)
+                r->wo->free_hyp(best->hyp);
+            *best = res;
+            best->edge = top = A[v] + res.edge;
+            double *sw = r->pout; /* keep its outputs, write the next ones elsewhere */
+            r->pout = r->pbest;
+            r->pbest = sw;
+        } else {
+            r->wo->free_hyp(res.hyp);
+        }
+    }
+    free(A);
+    if (rc == 0)
+        memcpy(r->out, r->pbest, m * sizeof *r->out);
+    else if (best->hyp)
+        r->wo->free_hyp(best->hyp);
+    return rc;
+}
+
+/* The objective the algorithm minimises, for rel_tol: the loss plus
+ * nu times the l1 norm of the solver's variables. */
+static double objective_value(const run *r, const bl_model *mo, double L, double nu)
+{
+    double s = 0;
+    if (r->pmode == BL_PROJECT_OUTPUTS)
+        for (size_t v = 0; v < r->proj.n; v++)
+            s += fabs(r->pw[v]);
+    else
+        for (size_t j = 0; j < mo->t; j++)
+            for (size_t q = 0; q < (r->pmode == BL_PROJECT_INPUTS ? 1 : mo->k); q++)
+                s += fabs(mo->term[j].w[q]);
+    return L + nu * s;
+}
+
 int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl_matrix *Xt,
              const int *yt, bl_model *mo, bl_curve *cv, bl_error *err)
 {
@@ -399,7 +592,12 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
     char msg[BL_ERR_MAX] = "";
     if (!(r.loss = r.lo->create(&bl_host_api, a->loss.v, msg)))
         return bl_errf(err, "loss %s: %s", a->loss.plugin->name, msg);
-    if (!(r.weak = r.wo->create(&bl_host_api, a->weak.v, tr, msg))) {
+    if (a->projection.plugin && proj_init(&r, a, cfg, tr, Xt, mo, err) < 0) {
+        run_free(&r, 0);
+        return -1;
+    }
+    if (!(r.weak = r.wo->create(&bl_host_api, a->weak.v,
+                                r.pmode == BL_PROJECT_INPUTS ? &r.ztr : tr, msg))) {
         run_free(&r, 0);
         return bl_errf(err, "weak learner %s: %s", a->weak.plugin->name, msg);
     }
@@ -436,6 +634,8 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
     size_t mk = m * k, wide = cmax > k ? cmax : k;
     size_t ms = cs ? m * r.nc : mk; /* scores the loss sees: F, or f in code space */
     size_t nw = cs && r.nc > k ? r.nc : k;
+    if (r.pmode == BL_PROJECT_OUTPUTS && r.proj.n > nw)
+        nw = r.proj.n;
     r.F = bl_xcalloc(mk, sizeof *r.F);
     r.G = bl_xcalloc(ms, sizeof *r.G);
     r.Fw = bl_xcalloc(ms, sizeof *r.Fw);
@@ -467,6 +667,7 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
     double L = cs ? r.coded(r.loss, r.Y, m, r.nc, r.f, r.grad)
                   : r.lo->eval(r.loss, tr->y, m, k, r.F, r.grad);
     cv->train_loss0 = L;
+    double prev_opt = L;
     cv->train_err0 = bl_error_rate(r.F, tr->y, m, k);
     cv->test_err0 = mt ? bl_error_rate(r.Ft, yt, mt, k) : NAN;
     for (int it = 0; it < T; it++) {
@@ -497,8 +698,10 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
             encode(r.G, m, k, r.M, c, r.Gc);
             Gfit = r.Gc;
         }
+        if (r.pmode == BL_PROJECT_INPUTS)
+            c = 1; /* G read as the m k projected points' weights */
         struct bl_fit_request req = {Gfit, c, NULL, bl_seed_derive(cfg->seed, "weak", (uint64_t)it),
-                                     NULL, co ? NULL : trial_loss, &r};
+                                     NULL, co || r.pmode ? NULL : trial_loss, &r};
         if (r.needs) {
             if (it > 0 && hessian_fill(&r, tr) < 0) {
                 rc = bl_errf(err, "iteration %d: loss %s gave no Hessian", it + 1,
@@ -510,7 +713,13 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         }
         struct bl_fit_result res = {NULL, 0, 0, r.out, 0};
         double t1 = bl_seconds();
-        if (r.wo->fit(r.weak, &req, &res, msg) < 0) {
+        if (r.pmode == BL_PROJECT_OUTPUTS) {
+            if (fit_outputs(&r, a, tr, mo, req.seed, &res, err) < 0) {
+                bl_errprefix(err, "iteration %d", it + 1);
+                rc = -1;
+                break;
+            }
+        } else if (r.wo->fit(r.weak, &req, &res, msg) < 0) {
             rc = bl_errf(err, "iteration %d: weak learner %s: %s", it + 1, a->weak.plugin->name, msg);
             break;
         }
@@ -521,6 +730,16 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
             break;
         }
         size_t od = res.outdim, tod = od; /* hypothesis and class output sizes */
+        if (r.pmode == BL_PROJECT_INPUTS) {
+            if (od != 1) {
+                r.wo->free_hyp(res.hyp);
+                rc = bl_errf(err, "iteration %d: weak learner %s gave %zu outputs per projected "
+                             "point; project = inputs needs one", it + 1, a->weak.plugin->name,
+                             od);
+                break;
+            }
+            od = tod = k; /* its outputs on the m k points are the class outputs */
+        }
         if (co && od != c) {
             r.wo->free_hyp(res.hyp);
             rc = bl_errf(err, "iteration %d: weak learner %s gave %zu outputs for a %zu-column "
@@ -571,7 +790,10 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
             code_space_scores(&r, mo, Xt, touts, tc, m, mt, k);
         } else {
             if (mt) {
-                bl_term_outputs(mo, term, Xt, r.tout, r.tscratch);
+                if (r.pmode == BL_PROJECT_INPUTS)
+                    r.wo->predict(term->hyp, &r.Zt, r.tout);
+                else
+                    bl_term_outputs(mo, term, Xt, r.tout, r.tscratch);
                 if (tc) {
                     touts[mo->t - 1] = bl_xmalloc(mt * tod * sizeof(double));
                     memcpy(touts[mo->t - 1], r.tout, mt * tod * sizeof(double));
@@ -614,6 +836,14 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         if (a->loss_tol >= 0 && L <= a->loss_tol) {
             cv->stop = BL_STOP_LOSS;
             break;
+        }
+        if (a->rel_tol >= 0) { /* RBoost-proj's stopping rule (spec §3.4) */
+            double opt = objective_value(&r, mo, L, a->nu);
+            if (fabs(prev_opt - opt) < a->rel_tol * fabs(prev_opt)) {
+                cv->stop = BL_STOP_STALL;
+                break;
+            }
+            prev_opt = opt;
         }
     }
     if (touts)

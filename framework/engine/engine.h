@@ -22,8 +22,10 @@ enum bl_stop {
     BL_STOP_BUDGET = 0,   /* ran the number of iterations asked for      */
     BL_STOP_DUAL = 1,     /* no weak hypothesis violates a dual constraint
                              by more than nu + eps: optimal (spec eq. 9)  */
-    BL_STOP_LOSS = 2      /* the training loss fell to loss_tol (the
+    BL_STOP_LOSS = 2,     /* the training loss fell to loss_tol (the
                              LogitBoost papers' convergence, 1e-16)       */
+    BL_STOP_STALL = 3     /* the objective's relative decrease fell below
+                             rel_tol (RBoost-proj's rule)                 */
 };
 
 /* Per-iteration record; entry j describes the model with j+1 terms. */
@@ -45,6 +47,8 @@ typedef struct bl_boost_cfg {
     /* Called after each iteration (may be NULL). */
     void (*on_iter)(void *user, size_t done, size_t total);
     void *user;
+    int max_bins;   /* of views the engine quantizes itself (projected
+                       inputs); 0 = 256 */
 } bl_boost_cfg;
 
 /* Train on `train`; if Xtest is not NULL also track the test error on

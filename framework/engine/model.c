@@ -10,6 +10,8 @@
  *   features D
  *   feature NAME          (D lines)
  *   algorithm LINE        (0 or more lines of resolved INI, provenance)
+ *   projection NAME SEED  (format 2 only, RBoost-rank: inputs go through
+ *   projection.KEY VALUE   this projection; one line per parameter)
  *   terms T
  *   term OUTDIM W1 .. WK [code HDIM M11 .. MKH] | HYPOTHESIS-TEXT  (T lines)
  *   crc32 XXXXXXXX        (CRC-32 of every byte above this line)
@@ -26,6 +28,7 @@
 #include <zlib.h>
 
 #include "../util/fsutil.h"
+#include "project.h"
 
 static char **copy_names(char *const *names, size_t n)
 {
@@ -89,6 +92,21 @@ void bl_term_outputs(const bl_model *mo, const bl_term *t, const struct bl_matri
         }
 }
 
+int bl_model_set_proj(bl_model *mo, const bl_paramset *ps, uint64_t seed, bl_error *err)
+{
+    struct bl_proj *p = bl_xcalloc(1, sizeof *p);
+    if (bl_proj_open(p, ps, mo->k, seed, err) < 0) {
+        free(p);
+        return -1;
+    }
+    if (mo->proj) {
+        bl_proj_close(mo->proj);
+        free(mo->proj);
+    }
+    mo->proj = p;
+    return 0;
+}
+
 void bl_model_free(bl_model *mo)
 {
     const struct bl_weak_ops *wo = mo->weak ? mo->weak->ops : NULL;
@@ -106,6 +124,10 @@ void bl_model_free(bl_model *mo)
     free(mo->class_names);
     free(mo->feature_names);
     free(mo->algorithm);
+    if (mo->proj) {
+        bl_proj_close(mo->proj);
+        free(mo->proj);
+    }
     memset(mo, 0, sizeof *mo);
 }
 
@@ -118,15 +140,21 @@ void bl_model_scores(const bl_model *mo, const struct bl_matrix *X, double *F)
     double *out = bl_xmalloc(m * k * sizeof *out);
     double *scratch = bl_xmalloc(m * hmax * sizeof *scratch);
     memset(F, 0, m * k * sizeof *F);
+    float *zx = mo->proj ? bl_proj_inputs(mo->proj, X) : NULL;
+    struct bl_matrix Z = {m * k, mo->proj ? mo->proj->n : 0, zx};
     for (size_t j = 0; j < mo->t; j++) {
         const bl_term *t = &mo->term[j];
-        bl_term_outputs(mo, t, X, out, scratch);
+        if (zx) /* outputs on the m k projected points: m x k class outputs */
+            ((const struct bl_weak_ops *)mo->weak->ops)->predict(t->hyp, &Z, out);
+        else
+            bl_term_outputs(mo, t, X, out, scratch);
         for (size_t i = 0; i < m; i++)
             for (size_t r = 0; r < k; r++)
                 F[i * k + r] += t->w[r] * (t->outdim == 1 ? out[i] : out[i * k + r]);
     }
     free(out);
     free(scratch);
+    free(zx);
 }
 
 void bl_argmax_rows(const double *F, size_t m, size_t k, int *label)
@@ -169,7 +197,7 @@ int bl_model_save(const bl_model *mo, const char *path, bl_error *err)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    fprintf(f, "boostlab-model %d\nsdk %d.%d\nweak %s\nclasses %zu\n", BL_MODEL_FORMAT,
+    fprintf(f, "boostlab-model %d\nsdk %d.%d\nweak %s\nclasses %zu\n", mo->proj ? 2 : 1,
             BL_SDK_MAJOR, BL_SDK_MINOR, mo->weak->name, mo->k);
     for (size_t j = 0; j < mo->k; j++)
         fprintf(f, "class %s\n", has_newline(mo->class_names[j]) ? "?" : mo->class_names[j]);
@@ -181,6 +209,18 @@ int bl_model_save(const bl_model *mo, const char *path, bl_error *err)
         for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
             fprintf(f, "algorithm %s\n", line);
         free(copy);
+    }
+    if (mo->proj) {
+        const bl_paramset *ps = &mo->proj->ps;
+        fprintf(f, "projection %s %" PRIu64 "\n", ps->plugin->name, mo->proj->seed);
+        for (size_t j = 0; j < ps->plugin->nparams; j++)
+            fprintf(f, "projection.%s %s\n", ps->plugin->params[j].name, ps->text[j]);
+        if (mo->proj->mu) { /* the standardisation, one mean / deviation pair per feature */
+            fprintf(f, "projection-scale %zu", mo->proj->d);
+            for (size_t j = 0; j < mo->proj->d; j++)
+                fprintf(f, " %.17g %.17g", mo->proj->mu[j], mo->proj->sd[j]);
+            fputc('\n', f);
+        }
     }
     fprintf(f, "terms %zu\n", mo->t);
     char small[512];
@@ -351,12 +391,12 @@ static int load_term(bl_model *mo, const struct bl_weak_ops *wo, char *rest, dou
         return bl_errf(err, "%s:%d: term %zu: unexpected text before ' | '", path, line, j);
     }
     char msg[BL_ERR_MAX] = "";
-    void *h = wo->load(bar + 3, mo->d, msg);
+    void *h = wo->load(bar + 3, mo->proj ? mo->proj->n : mo->d, msg); /* features it sees */
     if (!h) {
         free(code);
         return bl_errf(err, "%s:%d: term %zu: %s: %s", path, line, j, mo->weak->name, msg);
     }
-    if (wo->outdim(h) != hdim) {
+    if (wo->outdim(h) != (mo->proj ? 1 : hdim)) {
         wo->free_hyp(h);
         free(code);
         return bl_errf(err, "%s:%d: term %zu: output dimension %lu does not match the hypothesis",
@@ -368,6 +408,78 @@ static int load_term(bl_model *mo, const struct bl_weak_ops *wo, char *rest, dou
         free(code);
     }
     return 0;
+}
+
+/* "projection-scale D MU1 SD1 .. MUD SDD": the inputs' standardisation. */
+static int load_scale(cursor *c, bl_model *mo, bl_error *err)
+{
+    char *s = next_line(c) + 17, *end;
+    errno = 0;
+    unsigned long long d = strtoull(s, &end, 10);
+    if (end == s || errno || d != mo->d)
+        return bl_errf(err, "%s:%d: projection-scale: expected %zu features, got '%.20s'",
+                       c->path, c->line, mo->d, s);
+    double *v = bl_xmalloc((2 * d + 1) * sizeof *v);
+    int bad = 0;
+    for (size_t j = 0; j < 2 * d && !bad; j++) {
+        s = end;
+        v[j] = strtod(s, &end);
+        bad = end == s || !isfinite(v[j]) || (j % 2 == 1 && !(v[j] > 0));
+    }
+    if (bad || *end) {
+        free(v);
+        return bl_errf(err, "%s:%d: projection-scale: expected %llu finite mean / positive "
+                       "deviation pairs", c->path, c->line, d);
+    }
+    double *mu = bl_xmalloc((d + 1) * sizeof *mu), *sd = bl_xmalloc((d + 1) * sizeof *sd);
+    for (size_t j = 0; j < d; j++) {
+        mu[j] = v[2 * j];
+        sd[j] = v[2 * j + 1];
+    }
+    bl_proj_set_scale(mo->proj, d, mu, sd);
+    free(v);
+    free(mu);
+    free(sd);
+    return 0;
+}
+
+/* "projection NAME SEED" and its "projection.KEY VALUE" lines. */
+static int load_projection(cursor *c, const bl_registry *reg, bl_model *mo, bl_error *err)
+{
+    char *s = next_line(c), *sp = strchr(s + 11, ' '), *end;
+    if (!sp)
+        return bl_errf(err, "%s:%d: expected 'projection NAME SEED'", c->path, c->line);
+    *sp = 0;
+    const struct bl_plugin *p = bl_registry_find(reg, s + 11, BL_ROLE_PROJECTION);
+    if (!p)
+        return bl_errf(err, "%s:%d: the model needs projection plugin '%s', which is not loaded "
+                       "(available: %s)", c->path, c->line, s + 11,
+                       bl_registry_names(reg, BL_ROLE_PROJECTION));
+    errno = 0;
+    uint64_t seed = strtoull(sp + 1, &end, 10);
+    if (end == sp + 1 || *end || errno)
+        return bl_errf(err, "%s:%d: projection: expected a seed, got '%s'", c->path, c->line,
+                       sp + 1);
+    bl_paramset ps;
+    if (bl_paramset_init(&ps, p, err) < 0)
+        return bl_errprefix(err, "%s:%d", c->path, c->line);
+    int rc = 0;
+    while (rc == 0 && c->p < c->end && strncmp(c->p, "projection.", 11) == 0) {
+        char *l = next_line(c), *v = strchr(l, ' ');
+        if (!v) {
+            rc = bl_errf(err, "%s:%d: expected 'projection.KEY VALUE'", c->path, c->line);
+            break;
+        }
+        *v = 0;
+        if (bl_paramset_set(&ps, l + 11, v + 1, err) < 0)
+            rc = bl_errprefix(err, "%s:%d: %s", c->path, c->line, l);
+    }
+    if (rc == 0 && bl_model_set_proj(mo, &ps, seed, err) < 0)
+        rc = bl_errprefix(err, "%s:%d", c->path, c->line);
+    bl_paramset_free(&ps);
+    if (rc == 0 && c->p < c->end && strncmp(c->p, "projection-scale ", 17) == 0)
+        rc = load_scale(c, mo, err);
+    return rc;
 }
 
 int bl_model_load(const char *path, const bl_registry *reg, bl_model *mo, bl_error *err)
@@ -411,8 +523,9 @@ int bl_model_load(const char *path, const bl_registry *reg, bl_model *mo, bl_err
     size_t k, d, t;
     if (expect(&c, "boostlab-model", &rest, err) < 0)
         goto out;
-    if (atoi(rest) != BL_MODEL_FORMAT) {
-        bl_errf(err, "%s:1: model format %s; this boostlab reads format %d", path, rest,
+    int format = atoi(rest);
+    if (format < 1 || format > BL_MODEL_FORMAT) {
+        bl_errf(err, "%s:1: model format %s; this boostlab reads formats 1 to %d", path, rest,
                 BL_MODEL_FORMAT);
         goto out;
     }
@@ -462,6 +575,9 @@ int bl_model_load(const char *path, const bl_registry *reg, bl_model *mo, bl_err
         mo->algorithm[alen++] = '\n';
         mo->algorithm[alen] = 0;
     }
+    if (format >= 2 && c.p < c.end && strncmp(c.p, "projection ", 11) == 0 &&
+        load_projection(&c, reg, mo, err) < 0)
+        goto out;
     if (expect_count(&c, "terms", 1u << 28, 0, &t, err) < 0)
         goto out;
     const struct bl_weak_ops *wo = wp->ops;

@@ -13,9 +13,14 @@
 #include <boostlab/data.h>
 
 #include "../plugin/loader.h"
+#include "../plugin/params.h"
 #include "../util/error.h"
 
-#define BL_MODEL_FORMAT 1
+/* Format 2 adds the projection lines (SDK 1.5, RBoost-rank's models);
+ * models without a projection are still written as format 1. */
+#define BL_MODEL_FORMAT 2
+
+struct bl_proj;
 
 typedef struct bl_term {
     void *hyp;
@@ -34,6 +39,10 @@ typedef struct bl_model {
     char **class_names;   /* k */
     char **feature_names; /* d */
     char *algorithm;      /* resolved algorithm, INI text, for provenance */
+    /* project = inputs (RBoost-rank): hypotheses run on the m k projected
+     * points, each term's outputs on them being its m x k class outputs;
+     * NULL otherwise */
+    struct bl_proj *proj;
 } bl_model;
 
 void bl_model_init(bl_model *mo, const struct bl_plugin *weak, size_t k, size_t d,
@@ -46,6 +55,8 @@ void bl_model_set_code(bl_model *mo, const double *code, size_t hdim);
 void bl_term_outputs(const bl_model *mo, const bl_term *t, const struct bl_matrix *X,
                      double *out, double *scratch);
 void bl_model_free(bl_model *mo);
+/* Make the model predict through projection ps (seeded) on its inputs. */
+int bl_model_set_proj(bl_model *mo, const bl_paramset *ps, uint64_t seed, bl_error *err);
 
 /* Scores F (X->m x k) and labels (X->m) of a model. */
 void bl_model_scores(const bl_model *mo, const struct bl_matrix *X, double *F);

@@ -82,7 +82,8 @@ int bl_cv_choose(const bl_algo_spec *a, const bl_dataset *train, int max_bins, i
             int its = a->cv_iterations ? a->cv_iterations
                       : a->cv[c].iterations ? a->cv[c].iterations : iterations;
             bl_boost_cfg cfg = {&a->cv[c], its,
-                                bl_seed_derive(seed, a->cv_label[c], (uint64_t)f), NULL, NULL};
+                                bl_seed_derive(seed, a->cv_label[c], (uint64_t)f), NULL, NULL,
+                                max_bins};
             if (a->cv[c].method != BL_METHOD_BOOST) {
                 bl_metrics met;
                 memset(&met, 0, sizeof met);

@@ -4,6 +4,7 @@
 
 #include <boostlab/coding.h>
 #include <boostlab/loss.h>
+#include <boostlab/projection.h>
 #include <boostlab/solver.h>
 #include <boostlab/task.h>
 #include <boostlab/weak.h>
@@ -118,6 +119,14 @@ static const char *missing_function(const struct bl_plugin *p)
         if (!o->format_label) return "format_label";
         return NULL;
     }
+    case BL_ROLE_PROJECTION: {
+        const struct bl_projection_ops *o = p->ops;
+        if (!o->create) return "create";
+        if (!o->destroy) return "destroy";
+        if (!o->dim) return "dim";
+        if (!o->column) return "column";
+        return NULL;
+    }
     default:
         return NULL;
     }
@@ -133,10 +142,12 @@ static int check_descriptor(const struct bl_plugin *p, const char *file, bl_erro
     if (!valid_ident(p->name, "-_"))
         return bl_errf(err, "%s: plugin name '%s' is not valid (use a-z, 0-9, '-', '_')", file,
                        p->name ? p->name : "(null)");
-    if (p->role < BL_ROLE_LOSS || p->role > BL_ROLE_TASK || p->role == BL_ROLE_PROJECTION ||
-        (p->role == BL_ROLE_TASK && !BL_SDK_HAS(p->sdk_version, 4)))
+    if (p->role < BL_ROLE_LOSS || p->role > BL_ROLE_TASK ||
+        (p->role == BL_ROLE_TASK && !BL_SDK_HAS(p->sdk_version, 4)) ||
+        (p->role == BL_ROLE_PROJECTION && !BL_SDK_HAS(p->sdk_version, 5)))
         return bl_errf(err, "%s: plugin %s has role %d (%s), which this host does not run "
-                       "(supported: loss, weak, solver, coding, task)",
+                       "(supported: loss, weak, solver, coding, projection (SDK 1.5), task "
+                       "(SDK 1.4))",
                        file, p->name, (int)p->role, bl_role_name(p->role));
     if (!p->doc)
         return bl_errf(err, "%s: plugin %s has no doc line", file, p->name);

@@ -9,4 +9,5 @@
 #include "solver.h"
 #include "coding.h"
 #include "task.h"
+#include "projection.h"
 #endif

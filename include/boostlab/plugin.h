@@ -27,9 +27,10 @@ extern "C" {
  * (solver.h); 1.3 added the Hessian form BL_HESS_DIAG_RANK1 (loss.h) and,
  * for tree learners with Newton leaf values, the weak learner's `needs`,
  * the request's Hu and trial loss and the result's tree count (weak.h);
- * 1.4 added the structured-task role (task.h). */
+ * 1.4 added the structured-task role (task.h); 1.5 the random-projection
+ * role (projection.h). */
 #define BL_SDK_MAJOR 1
-#define BL_SDK_MINOR 4
+#define BL_SDK_MINOR 5
 #define BL_SDK_VERSION ((BL_SDK_MAJOR << 16) | BL_SDK_MINOR)
 /* Major and minor of a descriptor's sdk_version. */
 #define BL_SDK_MAJOR_OF(v) ((unsigned)((v) >> 16))
@@ -47,7 +48,7 @@ enum bl_role {
     BL_ROLE_WEAK = 2,   /* struct bl_weak_ops   (boostlab/weak.h)   */
     BL_ROLE_SOLVER = 3, /* struct bl_solver_ops (boostlab/solver.h) */
     BL_ROLE_CODING = 4, /* struct bl_coding_ops (boostlab/coding.h), SDK 1.1 */
-    BL_ROLE_PROJECTION = 5, /* random projection: reserved          */
+    BL_ROLE_PROJECTION = 5, /* struct bl_projection_ops (boostlab/projection.h), SDK 1.5 */
     BL_ROLE_TASK = 6    /* struct bl_task_ops   (boostlab/task.h), SDK 1.4 */
 };
 
