@@ -204,6 +204,8 @@ EOF
   vg predict-mismatch 1 "$BL" predict -q --model "$VGD/iris.model" --data data/wine.csv
   vg train-missing 1 "$BL" train -q --data "$VGD/missing.csv" --recipe mcboost-log \
     --model "$VGD/x.model"
+  vg synth 0 "$BL" synth synthetic3 --output "$VGD/s3.csv"
+  vg synth-unwritable 1 "$BL" synth gauss4 --output "$VGD/no/such/dir/g.csv"
   # every unit-test program, as many at a time as there are cores
   units=()
   for t in tests/unit/test_*; do
@@ -220,7 +222,7 @@ EOF
     vg_count "$(basename "$t")"
   done
   if [[ $vg_failed -eq 0 ]]; then
-    echo "valgrind: 13 smoke runs and ${#units[@]} unit-test programs, no reports ($((SECONDS - t0)) s)"
+    echo "valgrind: 15 smoke runs and ${#units[@]} unit-test programs, no reports ($((SECONDS - t0)) s)"
     rm -rf "$VGD"
   else
     echo "valgrind: $vg_failed FAILED (logs in $VGD; $((SECONDS - t0)) s)"

@@ -24,6 +24,7 @@ static void usage(FILE *f)
           "  new ROLE NAME [DIR]    start a plugin from the template of its role\n"
           "  train                  train one model on a data file and save it\n"
           "  predict                predict with a saved model\n"
+          "  synth NAME             write a RandomBoost toy data set (2-D Gaussians)\n"
           "\n"
           "Run 'boostlab COMMAND --help' for a command's options.\n"
           "Plugins are searched in the build tree or install directory, then in\n"
@@ -69,7 +70,9 @@ int main(int argc, char **argv)
         return cmd_check(argc - 1, argv + 1);
     if (!strcmp(cmd, "new"))
         return cmd_new(argc - 1, argv + 1);
+    if (!strcmp(cmd, "synth"))
+        return cmd_synth(argc - 1, argv + 1);
     fprintf(stderr, "boostlab: unknown command '%s' (commands: run, results, report, plugins, "
-            "check-plugin, new, train, predict)\n", cmd);
+            "check-plugin, new, train, predict, synth)\n", cmd);
     return BL_EXIT_USAGE;
 }
