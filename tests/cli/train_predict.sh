@@ -31,9 +31,14 @@ resign() {
 }
 resign "$TMP/pen.model" "$TMP/same.model"
 cmp -s "$TMP/pen.model" "$TMP/same.model" || fail "the test's CRC-32 differs from boostlab's"
+sed 's/^boostlab-model 1$/boostlab-model 3/' "$TMP/pen.model" >"$TMP/v3.raw"
+resign "$TMP/v3.raw" "$TMP/v3.model"
+expect_fail 1 "v3.model:1: model format 3; this boostlab reads formats 1 to 2" -- "$BL" predict --model "$TMP/v3.model" --data "$SRC/data/pendigits.test.csv"
+# format 2 (projections) reads format 1's files
 sed 's/^boostlab-model 1$/boostlab-model 2/' "$TMP/pen.model" >"$TMP/v2.raw"
 resign "$TMP/v2.raw" "$TMP/v2.model"
-expect_fail 1 "v2.model:1: model format 2; this boostlab reads format 1" -- "$BL" predict --model "$TMP/v2.model" --data "$SRC/data/pendigits.test.csv"
+"$BL" predict --model "$TMP/v2.model" --data "$SRC/data/pendigits.test.csv" >/dev/null 2>"$TMP/e2" \
+  || fail "a format-2 header without projection lines was refused: $(cat "$TMP/e2")"
 sed 's/^weak stump$/weak tree/' "$TMP/pen.model" >"$TMP/tree.raw"
 resign "$TMP/tree.raw" "$TMP/tree.model"
 expect_fail 1 "needs weak-learner plugin 'tree', which is not loaded" -- "$BL" predict --model "$TMP/tree.model" --data "$SRC/data/pendigits.test.csv"
