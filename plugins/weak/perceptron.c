@@ -15,9 +15,10 @@
  * pricing objective is maximised with L-BFGS (Debian's liblbfgsb, called as
  * in plugins/solver/lbfgsb.c), starting from the best decision stump.
  *   1. Best stump on the quantized view: the exact histogram search of
- *      plugins/weak/stump.c (criterion max) for one column; features in
- *      parallel, reduced deterministically (max |score|, ties to the lowest
- *      feature, then bin).  In standardised space the stump "pol * (x_f >
+ *      plugins/weak/stump.c (criterion max) for one column, shared in
+ *      plugins/common/stump1.h; features in parallel, reduced
+ *      deterministically (max |score|, ties to the lowest feature, then
+ *      bin).  In standardised space the stump "pol * (x_f >
  *      theta ? 1 : -1)" is v = pol e_f, b = -pol t, with t placed half way
  *      between the largest standardised training value on the left and the
  *      smallest on the right (spec: v = s e_f, b = -s theta, up to that
@@ -69,9 +70,7 @@
 
 #include "../common/linhyp.h"
 #include "../common/splits.h"
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include "../common/stump1.h"
 
 #define NAME "perceptron"
 #define MAXBINS 256
@@ -103,11 +102,6 @@ static const struct bl_param_spec per_params[P_COUNT] = {
                 "start point: the best decision stump (paper) or v = sum_r u_r xs_r, b = 0"},
 };
 
-struct fbest {
-    double edge;
-    int b, pol;
-};
-
 struct per {
     const struct bl_host *host;
     const struct bl_train *tr;
@@ -118,7 +112,7 @@ struct per {
     size_t *ident;         /* d: 0..d-1, the dense hypothesis' features */
     uint8_t *split_ok;     /* d * MAXBINS                             */
     double *hist;          /* nthreads * MAXBINS                      */
-    struct fbest *best;    /* d                                       */
+    struct bl_stump1 *best; /* d                                      */
     double *z, *a;         /* m                                       */
     double *x, *g, *xbest; /* d + 1                                   */
     double *wa, *lo, *up;  /* setulb work space; bounds (not read)     */
@@ -221,60 +215,18 @@ static void *per_create(const struct bl_host *host, const union bl_value *params
 
 /* ---- step 1: the best stump ------------------------------------------------ */
 
-static struct fbest scan_feature(const struct per *S, size_t f, const double *u, double T,
-                                 double *hist)
-{
-    const struct bl_quantized *Q = &S->tr->Q;
-    struct fbest fb = {-1.0, -1, 1};
-    unsigned nb = Q->nbins[f];
-    if (nb < 2)
-        return fb;
-    const uint8_t *bins = Q->bins + f * S->m, *ok = S->split_ok + f * MAXBINS;
-    memset(hist, 0, nb * sizeof *hist);
-    for (size_t i = 0; i < S->m; i++)
-        hist[bins[i]] += u[i];
-    double L = 0.0;
-    for (unsigned b = 0; b + 1 < nb; b++) {
-        L += hist[b];
-        if (!ok[b])
-            continue;
-        double sc = T - 2.0 * L; /* sum_r u_r (x_rf > cut ? 1 : -1) */
-        if (fabs(sc) > fb.edge) {
-            fb.edge = fabs(sc);
-            fb.b = (int)b;
-            fb.pol = sc < 0 ? -1 : 1;
-        }
-    }
-    return fb;
-}
-
-/* The best stump as the dense weights S->x (v = pol e_f, b = -pol t);
- * -1 when no feature splits the training set. */
+/* The best stump (plugins/common/stump1.h) as the dense weights S->x
+ * (v = pol e_f, b = -pol t); -1 when no feature splits the training set. */
 static int stump_start(struct per *S, const double *u, double *stump_edge)
 {
     const struct bl_quantized *Q = &S->tr->Q;
     size_t m = S->m, d = S->d;
-    double T = 0.0;
-    for (size_t i = 0; i < m; i++)
-        T += u[i];
-    long nf = (long)d;
-    int par = S->nthreads > 1 && d > 1 && m * d >= 65536;
-#pragma omp parallel for schedule(dynamic) num_threads(S->nthreads) if (par)
-    for (long fl = 0; fl < nf; fl++) {
-        int tid = 0;
-#ifdef _OPENMP
-        tid = omp_get_thread_num();
-#endif
-        S->best[fl] = scan_feature(S, (size_t)fl, u, T, S->hist + (size_t)tid * MAXBINS);
-    }
-    size_t bf = 0;
-    int found = 0;
-    for (size_t f = 0; f < d; f++)
-        if (S->best[f].b >= 0 && (!found || S->best[f].edge > S->best[bf].edge))
-            found = 1, bf = f;
-    if (!found)
+    struct bl_stump1 best;
+    long bfl = bl_stump1_search(Q, S->split_ok, u, S->nthreads, S->hist, S->best, &best);
+    if (bfl < 0)
         return -1;
-    const struct fbest *B = &S->best[bf];
+    size_t bf = (size_t)bfl;
+    const struct bl_stump1 *B = &best;
     /* threshold half way between the sides' nearest standardised values */
     const uint8_t *bins = Q->bins + bf * m;
     const float *xr = S->tr->X.x + bf * m;

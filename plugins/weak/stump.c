@@ -79,6 +79,7 @@
 
 #include "../common/sbuf.h"
 #include "../common/splits.h"
+#include "../common/stump1.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -671,52 +672,8 @@ static int stump_save(const void *hyp, char *buf, size_t cap)
     return b.len > (size_t)INT32_MAX ? -1 : (int)b.len;
 }
 
-/* "<digits>" -> value; NULL if not there. */
-static const char *parse_uint(const char *p, unsigned long long *v)
-{
-    if (!isdigit((unsigned char)*p))
-        return NULL;
-    char *end;
-    errno = 0;
-    *v = strtoull(p, &end, 10);
-    return errno ? NULL : end;
-}
-
-/* "f=<feature> t=<threshold>": NULL when malformed (or the threshold is not
- * a finite-or-infinite float that strtof reads without overflow). */
-static const char *parse_ft(const char *p, unsigned long long *f, float *t)
-{
-    if (strncmp(p, "f=", 2) != 0 || !(p = parse_uint(p + 2, f)))
-        return NULL;
-    if (strncmp(p, " t=", 3) != 0 || p[3] == 0 || isspace((unsigned char)p[3]))
-        return NULL;
-    char *end;
-    errno = 0;
-    *t = strtof(p + 3, &end);
-    if (end == p + 3 || isnan(*t) || (isinf(*t) && errno == ERANGE))
-        return NULL;
-    return end;
-}
-
-/* " pol=<+-1>" */
-static const char *parse_pol(const char *p, long *pol)
-{
-    if (strncmp(p, " pol=", 5) != 0 || !(p[5] == '-' || p[5] == '+' || isdigit((unsigned char)p[5])))
-        return NULL;
-    char *end;
-    errno = 0;
-    *pol = strtol(p + 5, &end, 10);
-    if (end == p + 5 || errno)
-        return NULL;
-    return end;
-}
-
-static int at_end(const char *p)
-{
-    while (isspace((unsigned char)*p))
-        p++;
-    return *p == 0;
-}
+/* The parsers of "f=<f> t=<t>", " pol=<p>" and counts are in
+ * plugins/common/stump1.h, shared with wlda's axis-aligned stumps. */
 
 /* Range checks of a parsed split; 0 or -1 with err set. */
 static int check_split(unsigned long long f, long pol, size_t d, char err[BL_ERR_MAX])
@@ -760,7 +717,8 @@ static void *stump_load(const char *text, size_t d, char err[BL_ERR_MAX])
     struct stump_hyp *h;
 
     if (strncmp(p, "f=", 2) == 0) { /* max, l2 */
-        if (!(p = parse_ft(p, &f, &t)) || !(p = parse_pol(p, &pol)) || !at_end(p))
+        if (!(p = bl_stump1_parse_ft(p, &f, &t)) || !(p = bl_stump1_parse_pol(p, &pol)) ||
+            !bl_stump1_at_end(p))
             return malformed(text, expect_one, err);
         if (check_split(f, pol, d, err) < 0)
             return NULL;
@@ -781,7 +739,7 @@ static void *stump_load(const char *text, size_t d, char err[BL_ERR_MAX])
     else
         return malformed(text, expect_one, err);
     unsigned long long c;
-    if (!(p = parse_uint(p, &c)) || strncmp(p, ": ", 2) != 0)
+    if (!(p = bl_stump1_parse_uint(p, &c)) || strncmp(p, ": ", 2) != 0)
         return malformed(text, expect, err);
     p += 2;
     if (c < (kind == H_LEAF ? 2u : 1u) || c > MAX_OUTDIM) {
@@ -800,18 +758,18 @@ static void *stump_load(const char *text, size_t d, char err[BL_ERR_MAX])
                     goto bad;
                 p += 2;
             }
-            if (!(p = parse_ft(p, &f, &t)) || !(p = parse_pol(p, &pol)))
+            if (!(p = bl_stump1_parse_ft(p, &f, &t)) || !(p = bl_stump1_parse_pol(p, &pol)))
                 goto bad;
             if (check_split(f, pol, d, err) < 0)
                 goto range;
             h->e[r] = (struct split1){(size_t)f, t, (int)pol};
         }
-        if (!at_end(p))
+        if (!bl_stump1_at_end(p))
             goto bad;
         return h;
     }
 
-    if (!(p = parse_ft(p, &f, &t)))
+    if (!(p = bl_stump1_parse_ft(p, &f, &t)))
         goto bad;
     if (check_split(f, 1, d, err) < 0)
         goto range;
@@ -825,14 +783,15 @@ static void *stump_load(const char *text, size_t d, char err[BL_ERR_MAX])
                 goto bad;
             h->v[r] = *p == '+' ? 1 : -1;
         }
-        if (!at_end(p))
+        if (!bl_stump1_at_end(p))
             goto bad;
         return h;
     }
     /* leafclass */
     unsigned long long lq, rq;
-    if (strncmp(p, " left=", 6) != 0 || !(p = parse_uint(p + 6, &lq)) ||
-        strncmp(p, " right=", 7) != 0 || !(p = parse_uint(p + 7, &rq)) || !at_end(p))
+    if (strncmp(p, " left=", 6) != 0 || !(p = bl_stump1_parse_uint(p + 6, &lq)) ||
+        strncmp(p, " right=", 7) != 0 || !(p = bl_stump1_parse_uint(p + 7, &rq)) ||
+        !bl_stump1_at_end(p))
         goto bad;
     if (lq >= c || rq >= c) {
         snprintf(err, BL_ERR_MAX, "stump: class %llu out of range (the hypothesis has %llu classes)",

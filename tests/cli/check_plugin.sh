@@ -37,7 +37,7 @@ shown() {
 all_names=$("$BL" plugins | tail -n +2 | awk '{print $1}')
 names=$(echo "$all_names" | grep -vx hierarchy)
 [[ $(echo "$names" | wc -l) -ge 10 ]] || fail "plugins lists too few: $names"
-for n in binary-task auc multiclass hierarchy perceptron linsvm; do
+for n in binary-task auc multiclass hierarchy perceptron linsvm wlda; do
   echo "$all_names" | grep -qx -- "$n" || fail "plugins does not list $n"
 done
 start=$SECONDS
@@ -74,9 +74,13 @@ grep -q '^SKIP task/argmax-hinge: not run: open refused every data set' "$TMP/hi
 [[ $(grep -c '^FAIL' "$TMP/hier_none") -eq 1 ]] || fail "hierarchy without taxonomy: one failure expected: $(grep '^FAIL' "$TMP/hier_none")"
 expect_fail 2 "--classes: .*nope.classes" -- "$BL" check-plugin --classes "$TMP/nope.classes" multiclass
 # the others pass alone, exit 0
-for n in margin-exp mo-exp softmax stump dense-ecoc ova multiclass auc perceptron linsvm; do
+for n in margin-exp mo-exp softmax stump dense-ecoc ova multiclass auc perceptron linsvm wlda; do
   "$BL" check-plugin "$n" >"$TMP/one" 2>&1 || fail "$n does not pass: $(grep -A8 '^FAIL' "$TMP/one" | head -10)"
 done
+# wlda's variants: a hypothesis per column, axis-aligned rivals, random
+# feature subsets, no ridge (the pseudo-inverse when singular)
+"$BL" check-plugin --trials 4 -p criterion=each -p with_stumps=true -p features=2 -p ridge=0 wlda \
+  >"$TMP/wlda" 2>&1 || fail "wlda variant: $(grep -A8 '^FAIL' "$TMP/wlda" | head -10)"
 # every role's checks are there
 for c in loss/gradient loss/hessian loss/convexity loss/extreme loss/row loss/coded-gradient \
   loss/determinism loss/params weak/edge weak/save-load weak/determinism weak/outdim \
