@@ -88,6 +88,7 @@ typedef struct run {
     float *ztx;
     struct bl_matrix Zt;
     double **pcols, *pw, *gcol, *pout, *pbest, *pD;
+    size_t pT; /* room in pcols: the iteration budget */
 } run;
 
 static void run_free(run *r, size_t nterms)
@@ -107,9 +108,8 @@ static void run_free(run *r, size_t nterms)
             free(r->trout[j]);
     free(r->trout);
     free(r->outdim);
-    if (r->pcols)
-        for (size_t j = 0; j < nterms; j++)
-            free(r->pcols[j]);
+    for (size_t j = 0; r->pcols && j < r->pT; j++) /* the last may belong to no term */
+        free(r->pcols[j]);
     free(r->pcols); free(r->pw); free(r->gcol); free(r->pout); free(r->pbest); free(r->pD);
     free(r->zd.y); free(r->zd.x); free(r->ztx);
     bl_qview_free(&r->zq);
@@ -461,6 +461,7 @@ static int proj_init(run *r, const bl_algo_spec *a, const bl_boost_cfg *cfg,
     size_t n = r->proj.n, mk = m * k;
     if (r->pmode == BL_PROJECT_OUTPUTS) {
         r->pcols = bl_xcalloc(T, sizeof *r->pcols);
+        r->pT = T;
         r->pw = bl_xcalloc(n, sizeof *r->pw);
         r->gcol = bl_xmalloc(m * sizeof *r->gcol);
         r->pout = bl_xmalloc(m * sizeof *r->pout);
