@@ -19,6 +19,27 @@
  * Everything is computed with max-shifted log-sum-exp (spec §3.8), so any
  * finite F gives a finite value and gradient.
  *
+ * pairs = wrong (parameter; default all): only the m (k-1) pairs r != y_i,
+ *
+ *     L(F) = log sum_i sum_{r != y_i} exp(-rho_ir),
+ *
+ * RandomBoost's log-sum-exp primal (2) (RandomBoost spec §2.1-§2.2, which
+ * says "use r != y_i only": under the log the m constant terms exp(0) = 1
+ * of the default move the minimiser once nu > 0; with nu = 0 both forms
+ * have the same minimisers, the log being monotone and the constants not
+ * depending on w).  p is then the softmax over those pairs only, which is
+ * the KKT relation (4) u_ir of that spec; gradient, Hessian diagonal and
+ * row fast path are the same formulas with the constant terms left out
+ * (the diagonal of the log-sum-exp Hessian, p (1 - p), is exact in either
+ * form, so BL_HESS_DIAG stays available; BL_HESS_DIAG_RANK1 cannot express
+ * the coupling of all examples through the shared normaliser and is
+ * refused, as before).  The max shift then starts at -inf instead of 0, so
+ * the value stays finite for any finite F.  With k = 1 there is no pair:
+ * the value is 0 (an empty sum taken as contributing nothing, not
+ * log 0 = -inf) with a zero gradient, and the row fast path declines.
+ * The default, pairs = all, runs exactly the same operations as before the
+ * parameter existed (bit-identical results; tests/unit/test_expstep.c).
+ *
  * Threads (OpenMP, host->threads), with results bit-identical whatever
  * their number: eval runs over fixed chunks of 2048 examples (boundaries
  * depend on m only), each chunk's partial max / sum goes to its own slot and
@@ -35,20 +56,30 @@
 
 static const struct bl_host *g_host;
 
+enum { P_PAIRS, P_COUNT };
+enum { PAIRS_ALL = 0, PAIRS_WRONG = 1 };
+
+static const struct bl_param_spec mexp_params[P_COUNT] = {
+    [P_PAIRS] = {"pairs", BL_PARAM_CHOICE, "all", 0, 0, "all|wrong",
+                 "all: the m*k pairs, r = y_i included (MCBoost); wrong: only r != y_i, "
+                 "RandomBoost's log-sum-exp primal (2)"},
+};
+
 struct mexp {
     int nthreads; /* host->threads at create time (>= 1) */
+    int wrong;    /* pairs = wrong: leave the r = y_i terms out */
 };
 
 static void *mexp_create(const struct bl_host *host, const union bl_value *params,
                          char err[BL_ERR_MAX])
 {
-    (void)params;
     struct mexp *L = calloc(1, sizeof *L);
     if (!L) {
         snprintf(err, BL_ERR_MAX, "out of memory");
         return NULL;
     }
     L->nthreads = host && host->threads > 0 ? host->threads : 1;
+    L->wrong = params ? params[P_PAIRS].choice == PAIRS_WRONG : 0;
     return L;
 }
 
@@ -61,28 +92,38 @@ static void mexp_destroy(void *self)
  * writes its own slot and the slots are combined in chunk order by one
  * thread, so every result is bit-identical whatever the thread count.  The
  * chunks are those of boostlab/parallel.h: they depend on m only. */
-/* max(0, max_{i,r} F_ir - F_{i,y_i}) over examples [i0, i1) */
-static double mexp_chunk_max(const int *y, size_t k, const double *F, size_t i0, size_t i1)
+/* max(0, max_{i,r} F_ir - F_{i,y_i}) over examples [i0, i1); with wrong
+ * set, max_{i, r != y_i} (-inf when there is no such pair) */
+static double mexp_chunk_max(const int *y, size_t k, const double *F, int wrong, size_t i0,
+                             size_t i1)
 {
-    double M = 0.0;
+    double M = wrong ? -HUGE_VAL : 0.0;
     for (size_t i = i0; i < i1; i++) {
         const double *Fi = F + i * k, fy = Fi[y[i]];
-        for (size_t r = 0; r < k; r++)
+        size_t yi = (size_t)y[i];
+        for (size_t r = 0; r < k; r++) {
+            if (wrong && r == yi)
+                continue;
             if (Fi[r] - fy > M)
                 M = Fi[r] - fy;
+        }
     }
     return M;
 }
 
-/* sum of exp(F_ir - F_{i,y_i} - M) over examples [i0, i1); grad (when not
- * NULL) receives the terms */
+/* sum of exp(F_ir - F_{i,y_i} - M) over examples [i0, i1) (r != y_i only
+ * with wrong set); grad (when not NULL) receives the terms (with wrong set
+ * its r = y_i entries are left for mexp_chunk_norm to write) */
 static double mexp_chunk_sum(const int *y, size_t k, const double *F, double *grad, double M,
-                             size_t i0, size_t i1)
+                             int wrong, size_t i0, size_t i1)
 {
     double S = 0.0;
     for (size_t i = i0; i < i1; i++) {
         const double *Fi = F + i * k, fy = Fi[y[i]];
+        size_t yi = (size_t)y[i];
         for (size_t r = 0; r < k; r++) {
+            if (wrong && r == yi)
+                continue;
             double e = exp(Fi[r] - fy - M);
             S += e;
             if (grad)
@@ -110,15 +151,24 @@ static void mexp_chunk_norm(const int *y, size_t k, double *grad, double inv, si
 /* Value and (optionally) dL/dF.  Two passes over chunks: the maximum
  * exponent M (at least 0, the r = y_i term; a max is exact, so M is the
  * same for any chunking), then the shifted sums; grad first holds the
- * shifted exponentials and is normalised in a third pass. */
+ * shifted exponentials and is normalised in a third pass.  With pairs =
+ * wrong the r = y_i terms are skipped and M starts at -inf (it is finite
+ * once k >= 2: every example has a pair). */
 static double mexp_eval(void *self, const int *y, size_t m, size_t k,
                         const double *F, double *grad)
 {
     const struct mexp *L = self;
     if (m == 0 || k == 0)
         return 0.0;
+    const int wrong = L->wrong;
+    if (wrong && k < 2) { /* no pair at all: value 0, no gradient */
+        if (grad)
+            for (size_t j = 0; j < m * k; j++)
+                grad[j] = 0.0;
+        return 0.0;
+    }
     size_t rows = bl_chunk_rows(m), nch = (m + rows - 1) / rows;
-    double part[BL_MAX_CHUNKS], M = 0.0, S = 0.0;
+    double part[BL_MAX_CHUNKS], M = wrong ? -HUGE_VAL : 0.0, S = 0.0;
     int nt = L->nthreads < (int)nch ? L->nthreads : (int)nch;
     long n = (long)nch;
     (void)nt;
@@ -127,7 +177,7 @@ static double mexp_eval(void *self, const int *y, size_t m, size_t k,
 #pragma omp for schedule(dynamic, 1)
         for (long c = 0; c < n; c++) {
             size_t i0 = (size_t)c * rows, i1 = i0 + rows < m ? i0 + rows : m;
-            part[c] = mexp_chunk_max(y, k, F, i0, i1);
+            part[c] = mexp_chunk_max(y, k, F, wrong, i0, i1);
         }
 #pragma omp single
         for (size_t c = 0; c < nch; c++)
@@ -136,7 +186,7 @@ static double mexp_eval(void *self, const int *y, size_t m, size_t k,
 #pragma omp for schedule(dynamic, 1)
         for (long c = 0; c < n; c++) {
             size_t i0 = (size_t)c * rows, i1 = i0 + rows < m ? i0 + rows : m;
-            part[c] = mexp_chunk_sum(y, k, F, grad, M, i0, i1);
+            part[c] = mexp_chunk_sum(y, k, F, grad, M, wrong, i0, i1);
         }
 #pragma omp single
         for (size_t c = 0; c < nch; c++)
@@ -154,7 +204,8 @@ static double mexp_eval(void *self, const int *y, size_t m, size_t k,
 }
 
 /* Exact diagonal: d2L/dF_ir^2 = p_ir (1 - p_ir) for r != y_i and
- * P_i (1 - P_i) for r = y_i, where P_i = sum_{r != y_i} p_ir. */
+ * P_i (1 - P_i) for r = y_i, where P_i = sum_{r != y_i} p_ir (with either
+ * pair set: p is what eval's gradient holds). */
 static int mexp_hessian(void *self, const int *y, size_t m, size_t k,
                         const double *F, enum bl_hess_form form, double *out)
 {
@@ -183,10 +234,12 @@ static int mexp_hessian(void *self, const int *y, size_t m, size_t k,
  * with la[.][c][r] = log sum_{i in group} exp(F_ir - F_{i,c}) (the spec's
  * log A+/A- with the shift M folded in).  Each group is summed with its own
  * maximum, so a group far below the others does not underflow to zero and
- * still counts when w makes it dominant.  Empty groups hold -inf. */
+ * still counts when w makes it dominant.  Empty groups hold -inf.  With
+ * pairs = wrong there is no log m term: logm is -inf, so it drops out of
+ * the maximum and adds exp(-inf) = 0 to the sum. */
 struct mexp_row {
     size_t k;
-    double logm;
+    double logm;  /* log m, or -inf for pairs = wrong */
     double *la;   /* 2 * k * k */
     double *t;    /* scratch for row_eval / row_hessian (so one caller at a
                      time), 2 * k * k + k */
@@ -234,7 +287,7 @@ static void *mexp_row_prepare(void *self, const int *y, size_t m, size_t k,
                               const double *F, const double *s)
 {
     const struct mexp *L = self;
-    if (m == 0 || k == 0)
+    if (m == 0 || k == 0 || (L->wrong && k < 2)) /* (no pair: eval's value 0) */
         return NULL;
     for (size_t i = 0; i < m; i++)
         if (s[i] != 1.0 && s[i] != -1.0) {
@@ -249,7 +302,7 @@ static void *mexp_row_prepare(void *self, const int *y, size_t m, size_t k,
         return NULL;
     size_t kk = k * k, ng = 2 * k;
     R->k = k;
-    R->logm = log((double)m);
+    R->logm = L->wrong ? -HUGE_VAL : log((double)m);
     R->la = malloc(2 * kk * sizeof *R->la);
     /* first the groups' mx scratch; + k for row_hessian's gradient */
     R->t = malloc((2 * kk + k) * sizeof *R->t);
@@ -284,7 +337,8 @@ static void *mexp_row_prepare(void *self, const int *y, size_t m, size_t k,
 }
 
 /* R->t = the terms' exp(. - M) at w (0 for empty groups); returns M, with
- * *S the sum of every term (the m constant ones included) times e^-M. */
+ * *S the sum of every term (the m constant ones included, unless pairs =
+ * wrong) times e^-M. */
 static double mexp_row_terms(struct mexp_row *R, const double *w, double *Sp)
 {
     size_t k = R->k, kk = k * k;
@@ -379,8 +433,8 @@ static const struct bl_plugin mexp_plugin = {
     .role = BL_ROLE_LOSS,
     .name = "margin-exp",
     .doc = "exponential multi-class margin loss, log form log sum_ir exp(-rho_ir) (MCBoost-exp, eq. (5)/(13))",
-    .params = NULL,
-    .nparams = 0,
+    .params = mexp_params,
+    .nparams = P_COUNT,
     .ops = &mexp_ops,
 };
 

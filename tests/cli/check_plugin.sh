@@ -28,9 +28,9 @@ shown() {
 }
 
 # ---- every in-tree plugin ------------------------------------------------
-# All of them pass.  (lbfgsb-line declares that it searches w = alpha * 1
-# and prox-group that its penalty is nu ||w||_2, SDK 1.2 solver.h, and are
-# checked against those contracts.)
+# All of them pass.  (lbfgsb-line and exp-step declare that they search
+# w = alpha * 1 and prox-group that its penalty is nu ||w||_2, SDK 1.2
+# solver.h, and are checked against those contracts.)
 # The structured tasks are among them; hierarchy matches its taxonomy's leaves
 # to class names, so it is checked on its own below with -p taxonomy=FILE and
 # --classes FILE (and, without them, must fail task/open saying so).
@@ -56,7 +56,7 @@ grep -qE "^check-plugin: [0-9]+ plugins, [0-9]+ checks passed, 0 failed, [0-9]+ 
   || fail "summary line: $(tail -1 "$TMP/all")"
 # the solvers again, over more seeds: the answers must not depend on the heap
 for seed in 2 3 4; do
-  "$BL" check-plugin --seed $seed --trials 4 lbfgsb-row lbfgsb-tc lbfgsb-line prox-group >"$TMP/sv" 2>&1 \
+  "$BL" check-plugin --seed $seed --trials 4 lbfgsb-row lbfgsb-tc lbfgsb-line prox-group exp-step >"$TMP/sv" 2>&1 \
     || fail "solvers fail with --seed $seed: $(grep -A8 '^FAIL' "$TMP/sv" | head -10)"
 done
 # hierarchy with a taxonomy and the class names it is written for
@@ -74,13 +74,22 @@ grep -q '^SKIP task/argmax-hinge: not run: open refused every data set' "$TMP/hi
 [[ $(grep -c '^FAIL' "$TMP/hier_none") -eq 1 ]] || fail "hierarchy without taxonomy: one failure expected: $(grep '^FAIL' "$TMP/hier_none")"
 expect_fail 2 "--classes: .*nope.classes" -- "$BL" check-plugin --classes "$TMP/nope.classes" multiclass
 # the others pass alone, exit 0
-for n in margin-exp mo-exp softmax stump dense-ecoc ova multiclass auc perceptron linsvm wlda; do
+for n in margin-exp mo-exp softmax stump dense-ecoc ova multiclass auc perceptron linsvm wlda exp-step; do
   "$BL" check-plugin "$n" >"$TMP/one" 2>&1 || fail "$n does not pass: $(grep -A8 '^FAIL' "$TMP/one" | head -10)"
 done
 # wlda's variants: a hypothesis per column, axis-aligned rivals, random
 # feature subsets, no ridge (the pseudo-inverse when singular)
 "$BL" check-plugin --trials 4 -p criterion=each -p with_stumps=true -p features=2 -p ridge=0 wlda \
   >"$TMP/wlda" 2>&1 || fail "wlda variant: $(grep -A8 '^FAIL' "$TMP/wlda" | head -10)"
+# margin-exp with RandomBoost's pair set (r != y_i only): the whole loss
+# contract, not only the params check's gradient
+"$BL" check-plugin -p pairs=wrong margin-exp >"$TMP/mexpw" 2>&1 \
+  || fail "margin-exp pairs=wrong: $(grep -A8 '^FAIL' "$TMP/mexpw" | head -10)"
+grep -q '^   parameters: pairs=wrong$' "$TMP/mexpw" || fail "margin-exp pairs=wrong: the variant is not named"
+for c in gradient hessian convexity extreme row determinism; do
+  grep -q "^PASS loss/$c: " "$TMP/mexpw" || fail "margin-exp pairs=wrong: loss/$c: $(grep "loss/$c" "$TMP/mexpw")"
+done
+grep -A3 '^== exp-step (' "$TMP/all" | grep -q '^PASS solver/kkt: ' || fail "exp-step: no solver/kkt line in the full run"
 # every role's checks are there
 for c in loss/gradient loss/hessian loss/convexity loss/extreme loss/row loss/coded-gradient \
   loss/determinism loss/params weak/edge weak/save-load weak/determinism weak/outdim \

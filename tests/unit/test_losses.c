@@ -646,7 +646,10 @@ Test(losses, descriptors)
 {
     const struct bl_plugin *e = test_plugin("plugins/loss/margin_exp", "margin-exp");
     const struct bl_plugin *l = test_plugin("plugins/loss/margin_log", "margin-log");
-    cr_assert_eq(e->nparams, 0);
+    cr_assert_eq(e->nparams, 1); /* pairs (tests/unit/test_expstep.c) */
+    cr_assert_str_eq(e->params[0].name, "pairs");
+    cr_assert_eq(e->params[0].type, BL_PARAM_CHOICE);
+    cr_assert_str_eq(e->params[0].def, "all");
     cr_assert_eq(l->nparams, 2);
     cr_assert_str_eq(l->params[0].name, "literal_init");
     cr_assert_str_eq(l->params[1].name, "normalize");
