@@ -5,8 +5,8 @@
  * driver (check.c: picking the checks by role, running each one in a child
  * process so a crash or a hang is reported instead of ending the run,
  * printing the report) and the role files check_loss.c, check_weak.c,
- * check_solver.c, check_coding.c and check_task.c, which hold the checks
- * themselves.
+ * check_solver.c, check_coding.c, check_task.c and check_projection.c,
+ * which hold the checks themselves.
  *
  * A check runs its property on several sizes and random seeds.  When a
  * case fails it shrinks it: the same property is retried on successively
@@ -99,6 +99,8 @@ extern const chk_def chk_coding_checks[];
 extern const size_t chk_coding_count;
 extern const chk_def chk_task_checks[];
 extern const size_t chk_task_count;
+extern const chk_def chk_projection_checks[];
+extern const size_t chk_projection_count;
 
 /* Seed of case n of check `tag`, derived from --seed. */
 uint64_t chk_seed(const chk_ctx *c, const char *tag, uint64_t n);
@@ -176,8 +178,9 @@ typedef struct chk_tally {
 /* Run every check of p's role with parameter values v (nparams of them;
  * note, when not NULL, says which differ from the defaults), printing one
  * line per check to out.  Adds to *t; returns the number of failed checks.
- * A role this host has no contract for (the reserved projection role) is
- * reported and counted as a failure: there is nothing the host can run. */
+ * A role this host has no contract for (none of the roles the loader
+ * accepts) is reported and counted as a failure: there is nothing the host
+ * can run. */
 size_t chk_plugin(const struct bl_plugin *p, const char *file, const union bl_value *v,
                   const char *note, const chk_opts *o, FILE *out, chk_tally *t);
 

@@ -40,6 +40,11 @@ static const char *const check_help =
     "          dpsi, dpsi-truth (no net effect), argmax-hinge (h recomputed from\n"
     "          loss and dpsi), argmax-max (against random labels and brute\n"
     "          force), predict, evaluate, class-labels, determinism, format-label\n"
+    "  projection  create, params, shape (n entries written, none beyond),\n"
+    "          entries (finite), determinism, order (the same columns in any call\n"
+    "          order, alone or after others), threads (2 threads at once), distinct\n"
+    "          (seeds, classes, columns), scale (mean 0, variance 1/n) and norm\n"
+    "          (||P x||^2 ~ ||x||^2), for k = 1, 2, 3, 10, 50 classes\n"
     "A task is opened on random data sets of k = 2 .. 5 classes named c0, c1,\n"
     "...; one that matches class names (hierarchy's taxonomy) needs --classes\n"
     "and its required parameters, e.g.\n"
@@ -107,8 +112,8 @@ static char *absolute(const char *a)
 }
 
 /* After the loader refused a file: if that was because a descriptor has a
- * role this host cannot check (the reserved projection role, or a task
- * built for an SDK before 1.4, when the role was reserved), say so.  Only
+ * role built for an SDK before the role had its contract (a task before
+ * 1.4, a projection before 1.5: the role was reserved then), say so.  Only
  * a file that passes the loader's own safety rules (absolute, not writable
  * by others, nor in a directory others may write to) is opened again. */
 static void explain_reserved(const char *path)
@@ -129,11 +134,11 @@ static void explain_reserved(const char *path)
     const struct bl_plugin *const *list = entry ? entry(&bl_host_api) : NULL;
     for (; list && *list; list++) {
         const struct bl_plugin *p = *list;
-        if (p->role == BL_ROLE_PROJECTION)
-            fprintf(stderr, "boostlab check-plugin: %s: the random-projection role is reserved "
-                    "in SDK %d.%d: it has no contract yet, so there is nothing to check (and no "
-                    "host runs such a plugin)\n", p->name ? p->name : "?", BL_SDK_MAJOR,
-                    BL_SDK_MINOR);
+        if (p->role == BL_ROLE_PROJECTION && !BL_SDK_HAS(p->sdk_version, 5))
+            fprintf(stderr, "boostlab check-plugin: %s: the random-projection role has its "
+                    "contract since SDK 1.5 (projection.h), but the plugin was built for SDK "
+                    "%u.%u: rebuild it against these headers\n", p->name ? p->name : "?",
+                    BL_SDK_MAJOR_OF(p->sdk_version), BL_SDK_MINOR_OF(p->sdk_version));
         else if (p->role == BL_ROLE_TASK && !BL_SDK_HAS(p->sdk_version, 4))
             fprintf(stderr, "boostlab check-plugin: %s: the structured-task role has its "
                     "contract since SDK 1.4 (task.h), but the plugin was built for SDK %u.%u: "

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # `boostlab check-plugin`: every in-tree plugin keeps its role's contract
-# (structured tasks included),
+# (structured tasks and the gaussian projection, in its three distributions,
+# included),
 # the fixtures that break one
 # rule fail exactly that check with a small input shown, files that are not
 # plugins are refused with the loader's message, a crashing plugin is
@@ -37,7 +38,7 @@ shown() {
 all_names=$("$BL" plugins | tail -n +2 | awk '{print $1}')
 names=$(echo "$all_names" | grep -vx hierarchy)
 [[ $(echo "$names" | wc -l) -ge 10 ]] || fail "plugins lists too few: $names"
-for n in binary-task auc multiclass hierarchy perceptron linsvm wlda; do
+for n in binary-task auc multiclass hierarchy perceptron linsvm wlda gaussian; do
   echo "$all_names" | grep -qx -- "$n" || fail "plugins does not list $n"
 done
 start=$SECONDS
@@ -74,7 +75,7 @@ grep -q '^SKIP task/argmax-hinge: not run: open refused every data set' "$TMP/hi
 [[ $(grep -c '^FAIL' "$TMP/hier_none") -eq 1 ]] || fail "hierarchy without taxonomy: one failure expected: $(grep '^FAIL' "$TMP/hier_none")"
 expect_fail 2 "--classes: .*nope.classes" -- "$BL" check-plugin --classes "$TMP/nope.classes" multiclass
 # the others pass alone, exit 0
-for n in margin-exp mo-exp softmax stump dense-ecoc ova multiclass auc perceptron linsvm wlda exp-step; do
+for n in margin-exp mo-exp softmax stump dense-ecoc ova multiclass auc perceptron linsvm wlda exp-step gaussian; do
   "$BL" check-plugin "$n" >"$TMP/one" 2>&1 || fail "$n does not pass: $(grep -A8 '^FAIL' "$TMP/one" | head -10)"
 done
 # wlda's variants: a hypothesis per column, axis-aligned rivals, random
@@ -90,6 +91,15 @@ for c in gradient hessian convexity extreme row determinism; do
   grep -q "^PASS loss/$c: " "$TMP/mexpw" || fail "margin-exp pairs=wrong: loss/$c: $(grep "loss/$c" "$TMP/mexpw")"
 done
 grep -A3 '^== exp-step (' "$TMP/all" | grep -q '^PASS solver/kkt: ' || fail "exp-step: no solver/kkt line in the full run"
+# the projection's other distributions, and a small n
+for p in dist=sparse dist=rademacher n=3; do
+  "$BL" check-plugin -p "$p" gaussian >"$TMP/proj" 2>&1 \
+    || fail "gaussian $p does not pass: $(grep -A8 '^FAIL' "$TMP/proj" | head -10)"
+  grep -q "^   parameters: $p\$" "$TMP/proj" || fail "gaussian $p: the variant is not named"
+done
+# n's bound 1e7 is created but its columns are not computed
+grep -A3 '^== gaussian (' "$TMP/all" | grep -q '^PASS projection/params: .*not computed (dim() above 100000): n=10000000' \
+  || fail "gaussian params: $(grep projection/params "$TMP/all")"
 # every role's checks are there
 for c in loss/gradient loss/hessian loss/convexity loss/extreme loss/row loss/coded-gradient \
   loss/determinism loss/params weak/edge weak/save-load weak/determinism weak/outdim \
@@ -97,7 +107,9 @@ for c in loss/gradient loss/hessian loss/convexity loss/extreme loss/row loss/co
   coding/refusal coding/determinism task/open task/params task/loss-zero task/loss-range \
   task/random-label task/alternatives task/dpsi task/dpsi-truth task/argmax-hinge \
   task/argmax-max task/predict task/evaluate task/class-labels task/determinism \
-  task/format-label; do
+  task/format-label projection/create projection/params projection/shape projection/entries \
+  projection/determinism projection/order projection/threads projection/distinct \
+  projection/scale projection/norm; do
   grep -qE "^(PASS|FAIL|SKIP) $c: " "$TMP/all" || fail "no line for $c"
 done
 grep -q '^PASS loss/row: ' "$TMP/all" || fail "no loss checked its row fast path"
@@ -139,6 +151,41 @@ grep -q '^FAIL task/argmax-max: .* is more violated' "$TMP/wrong_task" || fail "
 for c in loss-zero dpsi-truth predict evaluate class-labels determinism format-label; do
   grep -q "^PASS task/$c: " "$TMP/wrong_task" || fail "wrong_task: only its hinge is wrong, $c must pass: $(grep "task/$c" "$TMP/wrong_task")"
 done
+
+# three projections in one file: one whose columns depend on the call order,
+# one without the 1/sqrt(n) (variance 1, not 1/n), and the two done right
+check_fails wrong_proj '^FAIL projection/order: class 0, column 0, row 0 is .* when the columns are asked for again from the same instance, after all of them, but .* the first time, in ascending order from a fresh instance: a column must depend only on (params, seed, c, j)' \
+  "$FIX/wrong_projection.so"
+[[ $(grep -c '^== fixture-projection-' "$TMP/wrong_proj") -eq 3 ]] || fail "wrong_projection.so: not 3 plugins checked: $(grep '^==' "$TMP/wrong_proj")"
+# each plugin's report: from its == line to the next
+section() { awk -v p="== $2 (" 'index($0, p) == 1 {on = 1; print; next} /^== / {on = 0} on' "$TMP/$1"; }
+section wrong_proj fixture-projection-order >"$TMP/p_order"
+section wrong_proj fixture-projection-scale >"$TMP/p_scale"
+section wrong_proj fixture-projection-good >"$TMP/p_good"
+shown p_order projection/order 3 '^    k=1 n=1 columns=1 seed=0$' "the input shrunk to k=1 n=1, one column"
+shown p_order projection/order 5 '^    P\^\(0\)\[:, 0\] \(then\)=\[' "the column as asked for again"
+grep -q '^FAIL projection/threads: with 2 threads asking one instance at once, class ' "$TMP/p_order" \
+  || fail "order fixture: threads: $(grep projection/threads "$TMP/p_order")"
+for c in create params shape entries determinism distinct scale norm; do
+  grep -q "^PASS projection/$c: " "$TMP/p_order" || fail "order fixture: only the call order is wrong, $c must pass: $(grep "projection/$c" "$TMP/p_order")"
+done
+grep -q '^FAIL projection/scale: n \* mean(P^2) is [0-9.]*, not 1 (within 0\.1; .*): the entries.* variance is [0-9.]*/n, where RandomBoost.s scaling .* needs 1/n' "$TMP/p_scale" \
+  || fail "scale fixture: $(cat "$TMP/p_scale")"
+shown p_scale projection/scale 3 '^    k=1 n=2 seed=0$' "the input shrunk to k=1 n=2"
+grep -q '^FAIL projection/norm: ||P x||^2 averages [0-9.]* over .*, not ||x||^2 = 1' "$TMP/p_scale" \
+  || fail "scale fixture: norm: $(grep projection/norm "$TMP/p_scale")"
+for c in create params shape entries determinism order threads distinct; do
+  grep -q "^PASS projection/$c: " "$TMP/p_scale" || fail "scale fixture: only the variance is wrong, $c must pass: $(grep "projection/$c" "$TMP/p_scale")"
+done
+grep -q '^FAIL' "$TMP/p_good" && fail "the right projection fixture fails: $(grep -A6 '^FAIL' "$TMP/p_good")"
+[[ $(grep -c '^PASS projection/' "$TMP/p_good") -eq 10 ]] || fail "good projection: $(cat "$TMP/p_good")"
+grep -q '^check-plugin: 3 plugins, [0-9]* checks passed, 4 failed, 0 skipped' "$TMP/wrong_proj" \
+  || fail "wrong_projection.so: $(tail -1 "$TMP/wrong_proj")"
+# one by name, with another n: it still fails, shrunk the same way
+BOOSTLAB_PLUGIN_PATH="$FIX/wrong_projection.so" "$BL" check-plugin -p n=7 fixture-projection-scale >"$TMP/p_env" 2>&1
+[[ $? -eq 1 ]] && grep -q '^FAIL projection/scale: n \* mean(P^2) is [0-9.]*, not 1' "$TMP/p_env" \
+  || fail "scale fixture with n=7: $(grep -A4 projection/scale "$TMP/p_env")"
+shown p_env projection/scale 3 '^    k=1 n=2 seed=0$' "the input shrunk from n=7 to n=2"
 
 # ---- files that are not plugins ----------------------------------------
 expect_fail 1 "good_loss.c: cannot load plugin" -- "$BL" check-plugin "$SRC/tests/plugins/good_loss.c"
@@ -197,6 +244,27 @@ if "$CC" -shared -fPIC -I"$SRC/include" "$TMP/task.c" -o "$TMP/task.so" 2>"$TMP/
   expect_fail 1 "role 6 \(task\), which this host does not run" -- "$BL" check-plugin "$TMP/task13.so"
   grep -q "the structured-task role has its contract since SDK 1.4 (task.h), but the plugin was built for SDK 1.3" "$TMP/err" \
     || fail "task13: the explanation is missing: $(cat "$TMP/err")"
+  # a projection built for SDK 1.4, when the role was reserved
+  cat >"$TMP/proj.c" <<'C'
+#include <boostlab/projection.h>
+static void *cr(const struct bl_host *h, const union bl_value *v, size_t k, uint64_t s, char *e)
+{ (void)h; (void)v; (void)k; (void)s; (void)e; return 0; }
+static void de(void *x) { (void)x; }
+static size_t di(const void *x) { (void)x; return 1; }
+static void co(const void *x, size_t c, size_t j, double *col) { (void)x; (void)c; (void)j; col[0] = 1; }
+static const struct bl_projection_ops ops = {cr, de, di, co};
+static const struct bl_plugin d = {(BL_SDK_MAJOR << 16) | 4, BL_ROLE_PROJECTION, "old-proj", "a projection", 0, 0, &ops};
+static const struct bl_plugin *const l[] = {&d, 0};
+BL_EXPORT const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h);
+const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h) { (void)h; return l; }
+C
+  if "$CC" -shared -fPIC -I"$SRC/include" "$TMP/proj.c" -o "$TMP/proj14.so" 2>>"$TMP/cc.err"; then
+    expect_fail 1 "role 5 \(projection\), which this host does not run" -- "$BL" check-plugin "$TMP/proj14.so"
+    grep -q "old-proj: the random-projection role has its contract since SDK 1.5 (projection.h), but the plugin was built for SDK 1.4" "$TMP/err" \
+      || fail "proj14: the explanation is missing: $(cat "$TMP/err")"
+  else
+    fail "the SDK 1.4 projection did not compile: $(tail -5 "$TMP/cc.err")"
+  fi
   # (in the sanitizer build, ASan would catch the SEGV itself, report it as
   # its own error and abort: let it through as the plain signal it is)
   ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0" \
