@@ -103,6 +103,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../common/tied.h"
 
 #define NAME "exp-step"
 
@@ -479,34 +480,9 @@ static int es_solve(void *self, const struct bl_objective *obj, double *w,
         info->status = BL_SOLVE_CONVERGED;
         return 0;
     }
-    if (n > S->cap) {
-        double *nw = malloc(n * sizeof *nw), *ng = malloc(n * sizeof *ng);
-        if (!nw || !ng) {
-            free(nw), free(ng);
-            snprintf(err, BL_ERR_MAX, "cannot allocate work space for %zu classes", n);
-            return -1;
-        }
-        free(S->w), free(S->g);
-        S->w = nw, S->g = ng, S->cap = n;
-    }
-    /* alpha's bounds: the intersection of the variables' bounds, and the cap */
-    double lo = -HUGE_VAL, up = HUGE_VAL, start = 0.0;
-    for (size_t r = 0; r < n; r++) {
-        double l = obj->lower ? obj->lower[r] : -HUGE_VAL;
-        double u = obj->upper ? obj->upper[r] : HUGE_VAL;
-        if (isnan(l) || isnan(u)) {
-            snprintf(err, BL_ERR_MAX, "invalid bounds for class %zu: [%g, %g]", r, l, u);
-            return -1;
-        }
-        lo = fmax(lo, l);
-        up = fmin(up, u);
-        start += w[r];
-    }
-    if (lo > up) {
-        snprintf(err, BL_ERR_MAX, "the classes' bounds leave no common coefficient: [%g, %g]", lo,
-                 up);
+    double lo, up, start;
+    if (tied_room(&S->w, &S->g, &S->cap, n, err) < 0 || tied_bounds(obj, w, &lo, &up, &start, err) < 0)
         return -1;
-    }
     double clo = fmax(lo, -S->max_step), cup = fmin(up, S->max_step);
     if (clo > cup) {
         snprintf(err, BL_ERR_MAX, "the coefficient's bounds [%g, %g] lie outside |alpha| <= "
@@ -517,9 +493,6 @@ static int es_solve(void *self, const struct bl_objective *obj, double *w,
         snprintf(err, BL_ERR_MAX, "nu = %g is not finite", obj->nu);
         return -1;
     }
-    start /= (double)n; /* the mean of the start point (0 from the engine) */
-    if (!isfinite(start))
-        start = 0.0;
     start = fmin(fmax(start, clo), cup);
 
     struct run R = {S, obj, obj->nu * (double)n, 0, err};

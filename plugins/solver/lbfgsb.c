@@ -41,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../common/tied.h"
 
 #define NAME "lbfgsb"
 
@@ -396,39 +397,10 @@ static int ln_solve(void *self, const struct bl_objective *obj, double *w,
         info->status = BL_SOLVE_CONVERGED;
         return 0;
     }
-    if (n > S->lcap) {
-        double *lw = malloc(n * sizeof *lw), *lg = malloc(n * sizeof *lg);
-        if (!lw || !lg) {
-            free(lw), free(lg);
-            snprintf(err, BL_ERR_MAX, "cannot allocate line-search work space for %zu classes", n);
-            return -1;
-        }
-        free(S->lw), free(S->lg);
-        S->lw = lw, S->lg = lg, S->lcap = n;
-    }
-    /* alpha's bounds: the intersection of the classes' bounds */
-    double lo = -HUGE_VAL, up = HUGE_VAL, alpha = 0.0;
-    for (size_t r = 0; r < n; r++) {
-        double l = obj->lower ? obj->lower[r] : -HUGE_VAL;
-        double u = obj->upper ? obj->upper[r] : HUGE_VAL;
-        if (isnan(l) || isnan(u)) {
-            snprintf(err, BL_ERR_MAX, "invalid bounds for class %zu: [%g, %g]", r, l, u);
-            return -1;
-        }
-        if (l > lo)
-            lo = l;
-        if (u < up)
-            up = u;
-        alpha += w[r];
-    }
-    if (lo > up) {
-        snprintf(err, BL_ERR_MAX, "the classes' bounds leave no common coefficient: [%g, %g]", lo,
-                 up);
+    double lo, up, alpha;
+    if (tied_room(&S->lw, &S->lg, &S->lcap, n, err) < 0 ||
+        tied_bounds(obj, w, &lo, &up, &alpha, err) < 0)
         return -1;
-    }
-    alpha /= (double)n; /* start: the mean of the start point (0 from the engine) */
-    if (!isfinite(alpha))
-        alpha = 0.0;
     struct line_ctx c = {obj, S->lw, S->lg};
     struct bl_objective line = {1, line_eval, &c, &lo, &up, obj->nu * (double)n, NULL};
     int rc = lb_solve(S, &line, &alpha, info, err);
