@@ -57,7 +57,7 @@ CORE_SRC=(framework/util/error.c framework/util/fsutil.c framework/util/textio.c
   framework/data/idx.c
   framework/config/ini.c framework/config/experiment.c framework/config/sweep.c
   framework/plugin/loader.c framework/plugin/params.c
-  framework/engine/model.c)
+  framework/engine/model.c framework/engine/project.c framework/engine/objective.c)
 # Every plugin of the tree (plugins/ROLE/NAME.c), as the loader finds them.
 PLUGINS=()
 for f in plugins/*/*.c; do PLUGINS+=("${f#plugins/}"); done
