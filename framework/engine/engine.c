@@ -791,10 +791,8 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
             code_space_scores(&r, mo, Xt, touts, tc, m, mt, k);
         } else {
             if (mt) {
-                if (r.pmode == BL_PROJECT_INPUTS)
-                    r.wo->predict(term->hyp, &r.Zt, r.tout);
-                else
-                    bl_term_outputs(mo, term, Xt, r.tout, r.tscratch);
+                bl_term_outputs(mo, term, r.pmode == BL_PROJECT_INPUTS ? &r.Zt : Xt, r.tout,
+                                r.tscratch);
                 if (tc) {
                     touts[mo->t - 1] = bl_xmalloc(mt * tod * sizeof(double));
                     memcpy(touts[mo->t - 1], r.tout, mt * tod * sizeof(double));

@@ -144,10 +144,7 @@ void bl_model_scores(const bl_model *mo, const struct bl_matrix *X, double *F)
     struct bl_matrix Z = {m * k, mo->proj ? mo->proj->n : 0, zx};
     for (size_t j = 0; j < mo->t; j++) {
         const bl_term *t = &mo->term[j];
-        if (zx) /* outputs on the m k projected points: m x k class outputs */
-            ((const struct bl_weak_ops *)mo->weak->ops)->predict(t->hyp, &Z, out);
-        else
-            bl_term_outputs(mo, t, X, out, scratch);
+        bl_term_outputs(mo, t, zx ? &Z : X, out, scratch);
         for (size_t i = 0; i < m; i++)
             for (size_t r = 0; r < k; r++)
                 F[i * k + r] += t->w[r] * (t->outdim == 1 ? out[i] : out[i * k + r]);

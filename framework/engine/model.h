@@ -51,7 +51,10 @@ void bl_model_init(bl_model *mo, const struct bl_plugin *weak, size_t k, size_t 
 void bl_model_add(bl_model *mo, void *hyp, size_t outdim, const double *w);
 /* Give the newest term a code (k x hdim, copied); its outdim becomes k. */
 void bl_model_set_code(bl_model *mo, const double *code, size_t hdim);
-/* Class outputs (X->m x t->outdim) of one term; scratch holds X->m x hdim. */
+/* Class outputs (X->m x t->outdim) of one term; scratch holds X->m x hdim.
+ * For a model with a projection (mo->proj), X is the projected points
+ * (bl_proj_inputs): the term's outputs on its X->m = m k points are then
+ * its m x k class outputs. */
 void bl_term_outputs(const bl_model *mo, const bl_term *t, const struct bl_matrix *X,
                      double *out, double *scratch);
 void bl_model_free(bl_model *mo);

@@ -21,44 +21,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "data/quantize.h"
-
-struct tset {
-    bl_dataset ds;
-    bl_qview q;
-    struct bl_train tr;
-};
-
-/* m x d feature-major x (taken over), labels all 0. */
-static struct tset *tset_new(size_t m, size_t d, float *x)
-{
-    struct tset *T = calloc(1, sizeof *T);
-    T->ds.m = m, T->ds.d = d, T->ds.k = 2;
-    T->ds.x = x;
-    T->ds.y = calloc(m, sizeof(int));
-    bl_error err;
-    cr_assert_eq(bl_quantize(&T->ds, 256, &T->q, &err), 0, "quantize: %s", err.msg);
-    bl_train_view(&T->ds, &T->q, &T->tr);
-    return T;
-}
-
-static void tset_free(struct tset *T)
-{
-    bl_qview_free(&T->q);
-    free(T->ds.x);
-    free(T->ds.y);
-    free(T);
-}
-
-/* Random features in [-2, 2] (a NaN with probability nanfrac). */
-static struct tset *random_set(size_t m, size_t d, double nanfrac, uint64_t seed)
-{
-    rng_seed(seed);
-    float *x = malloc(m * d * sizeof *x);
-    for (size_t j = 0; j < m * d; j++)
-        x[j] = nanfrac > 0 && urand() < nanfrac ? NAN : (float)urange(-2, 2);
-    return tset_new(m, d, x);
-}
+#include "weakset.h"
 
 /* Signed weights that follow a noisy linear rule of the first features. */
 static double *random_u(const struct tset *T, uint64_t seed)
