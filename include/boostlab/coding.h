@@ -11,6 +11,11 @@
  * (With a code-space loss, SDK 1.2 loss.h eval_coded, the engine instead
  * keeps code scores for a fixed M and the weak learner sees -dL/df; see
  * loss.h.)
+ *
+ * SDK 1.6 adds learned codes that alternate with the weak learner
+ * (HingeBoost.OC's max-cut + ICM, AdaBoost.ERP's re-partition): a coding
+ * may ask for the loss's pair weights in place of G (BL_CODING_PAIRS) and
+ * may re-colour its column once the weak learner has answered (recolor).
  */
 #ifndef BOOSTLAB_CODING_H
 #define BOOSTLAB_CODING_H
@@ -37,7 +42,50 @@ struct bl_coding_ops {
      * Returns 0, or -1 with err set. */
     int (*code)(void *self, const int *y, size_t m, const double *G, uint64_t seed,
                 double *M, size_t *c, char err[BL_ERR_MAX]);
+    /* ---- SDK 1.6, optional ------------------------------------------------
+     * BL_CODING_* flags. */
+    unsigned wants;
+    /* May be NULL.  Called after each weak fit with this iteration's code
+     * M (k x c, in/out), the pair weights or dual weights code() got (P,
+     * m x k) and the hypothesis' training outputs g (m x c).  trial(ctx, M')
+     * is the training loss after adding the term h_r(x) = sum_j M'[r][j]
+     * g_j(x) at the step the engine takes without a solver (shrinkage), so
+     * a coding can descend on the true loss (ICM).  Returns
+     *   BL_RECOLOR_DONE  (M left as it was: keep the fit),
+     *   BL_RECOLOR_KEEP  (M changed; keep the fit, e.g. ERP with lrs = 2),
+     *   BL_RECOLOR_REFIT (M changed; fit again on it, then recolor again),
+     * or -1 with err set.  The coding counts its own refits; the engine
+     * stops asking after 64 in one iteration. */
+    int (*recolor)(void *self, const int *y, size_t m, const double *P, const double *g,
+                   double (*trial)(void *ctx, const double *M), void *ctx, double *M, size_t c,
+                   char err[BL_ERR_MAX]);
 };
+
+enum bl_coding_wants {
+    BL_CODING_PAIRS = 1 /* code() and recolor() get the loss's pair weights
+                           (loss.h pair_weights; max(0, dL/dF) off the true
+                           class when it has none) as their G/P, m x k   */
+};
+
+enum bl_recolor { BL_RECOLOR_DONE = 0, BL_RECOLOR_KEEP = 1, BL_RECOLOR_REFIT = 2 };
+
+/* A coding plugin's recolor and wants, NULL / 0 when it was built with an
+ * SDK older than 1.6 (whose op table ends before the fields). */
+static inline unsigned bl_coding_wants(const struct bl_plugin *p)
+{
+    if (!p || p->role != BL_ROLE_CODING || !p->ops || !BL_SDK_HAS(p->sdk_version, 6))
+        return 0;
+    return ((const struct bl_coding_ops *)p->ops)->wants;
+}
+typedef int (*bl_coding_recolor_fn)(void *, const int *, size_t, const double *, const double *,
+                                    double (*)(void *, const double *), void *, double *, size_t,
+                                    char[BL_ERR_MAX]);
+static inline bl_coding_recolor_fn bl_coding_recolor(const struct bl_plugin *p)
+{
+    if (!p || p->role != BL_ROLE_CODING || !p->ops || !BL_SDK_HAS(p->sdk_version, 6))
+        return NULL;
+    return ((const struct bl_coding_ops *)p->ops)->recolor;
+}
 
 #ifdef __cplusplus
 }

@@ -38,6 +38,11 @@ typedef double (*bl_loss_coded_fn)(void *self, const double *Y, size_t m, size_t
 
 /* The row problem's Hessian (SDK 1.2; see row_hessian below). */
 typedef int (*bl_loss_row_hessian_fn)(void *row, const double *w, double *H);
+/* Pair weights and hinge targets (SDK 1.6; see below). */
+typedef void (*bl_loss_pairs_fn)(void *self, const int *y, size_t m, size_t k, const double *F,
+                                 double *P);
+typedef int (*bl_loss_hinge_fn)(void *self, const int *y, size_t m, size_t k, const double *F,
+                                const double *col, double *label, double *margin);
 
 struct bl_loss_ops {
     /* New instance; params follow the descriptor's schema.  NULL on error,
@@ -106,6 +111,22 @@ struct bl_loss_ops {
      * without.  Like row_eval, one caller at a time per row.  The host hands
      * it to a stage-wise solver as struct bl_objective.hessian (solver.h). */
     bl_loss_row_hessian_fn row_hessian;
+    /* ---- SDK 1.6, optional (may be NULL) ---------------------------------
+     * pair_weights: P (m x k), how badly each pair (example i, wrong class
+     * r) is handled, P[i*k + y_i] = 0: what an adaptive code colours by
+     * (max-cut over classes, coding.h BL_CODING_PAIRS).  Without it the
+     * host uses max(0, dL/dF_ir) for r != y_i, which for the exponential
+     * margin losses is exactly their pair weight e^{F_ir - F_iy_i}/Z.  The
+     * hinge loss gives its margin residuals rho_ir = cost(y_i, r) + F_ir -
+     * F_iy_i instead (its gradient only sees each example's worst pair). */
+    bl_loss_pairs_fn pair_weights;
+    /* hinge_targets: for a loss that is, per example, a hinge along a term
+     * whose class outputs are col[r] s (col: k values): fill label[i] = +-1
+     * and margin[i] so that L_i(F + s col^T) = const_i +
+     * scale max(0, margin[i] - label[i] s) for every real s (scale the same
+     * for all i).  Returns 0, or -1 when that form does not hold for this
+     * column (e.g. a column with zeros).  Feeds weak.h's label/margin. */
+    bl_loss_hinge_fn hinge_targets;
 };
 
 /* The loss plugin's eval_coded, or NULL when it has none or was built with
@@ -115,6 +136,21 @@ static inline bl_loss_coded_fn bl_loss_eval_coded(const struct bl_plugin *p)
     if (!p || p->role != BL_ROLE_LOSS || !p->ops || !BL_SDK_HAS(p->sdk_version, 2))
         return NULL;
     return ((const struct bl_loss_ops *)p->ops)->eval_coded;
+}
+
+/* The loss plugin's pair_weights and hinge_targets, or NULL when it has
+ * none or was built with an SDK older than 1.6. */
+static inline bl_loss_pairs_fn bl_loss_pair_weights(const struct bl_plugin *p)
+{
+    if (!p || p->role != BL_ROLE_LOSS || !p->ops || !BL_SDK_HAS(p->sdk_version, 6))
+        return NULL;
+    return ((const struct bl_loss_ops *)p->ops)->pair_weights;
+}
+static inline bl_loss_hinge_fn bl_loss_hinge_targets(const struct bl_plugin *p)
+{
+    if (!p || p->role != BL_ROLE_LOSS || !p->ops || !BL_SDK_HAS(p->sdk_version, 6))
+        return NULL;
+    return ((const struct bl_loss_ops *)p->ops)->hinge_targets;
 }
 
 /* The loss plugin's row_hessian, or NULL when it has none or was built with

@@ -14,6 +14,9 @@
  * by their true training loss (ABC's base class) may call trial_loss; and
  * the result says how many trees the answer holds, the unit in which the
  * LogitBoost papers count convergence.
+ *
+ * SDK 1.6 adds, for SVM learners of hinge losses (HingeBoost.OC), the
+ * request's per-example labels and target margins (BL_NEEDS_MARGINS).
  */
 #ifndef BOOSTLAB_WEAK_H
 #define BOOSTLAB_WEAK_H
@@ -43,6 +46,17 @@ struct bl_fit_request {
      * evaluation, O(mc). */
     double (*trial_loss)(void *ctx, const double *D);
     void *trial_ctx;
+    /* ---- SDK 1.6 (read these only after asking for BL_NEEDS_MARGINS) ----
+     * m each, or NULL.  Set when the loss is a hinge along the new term
+     * (loss.h hinge_targets; e.g. HingeBoost.OC's multi-class hinge with a
+     * two-colour code column): example i's loss after adding s(x) times
+     * the column is then, up to a constant and the loss's scale,
+     *     max(0, margin[i] - label[i] s(x_i)),   label[i] = +-1,
+     * so the weak problem is a binary SVM with a per-example target margin
+     * (margin[i] may be <= 0: already met at s = 0).  G is filled as
+     * always, so a learner that ignores these still works. */
+    const double *label;
+    const double *margin;
 };
 
 /* What the weak learner answers. */
@@ -61,7 +75,10 @@ struct bl_fit_result {
 /* What a learner asks the engine to put in each request (SDK 1.3). */
 enum bl_weak_needs {
     BL_NEEDS_HESSIAN = 1, /* req->H: the loss's Hessian diagonal           */
-    BL_NEEDS_OFFDIAG = 2  /* req->Hu too (implies BL_NEEDS_HESSIAN)        */
+    BL_NEEDS_OFFDIAG = 2, /* req->Hu too (implies BL_NEEDS_HESSIAN)        */
+    BL_NEEDS_MARGINS = 4  /* SDK 1.6: req->label and req->margin whenever the
+                             loss and code can give them (NULL otherwise;
+                             the learner then answers G)                */
 };
 
 struct bl_weak_ops {
