@@ -18,6 +18,12 @@
  *                constant column")
  *   determinism  two fresh instances, the same inputs and seeds: the same c
  *                and bitwise the same M
+ *   recolor      (SDK 1.6, when the coding has it) after each code(), with
+ *                random weak outputs and a trial loss, recolor answers
+ *                DONE, KEEP or REFIT; DONE leaves M as it was; M stays
+ *                finite with no zero or constant column; a run of REFITs
+ *                (each followed by new outputs, as the engine refits) ends
+ *                within the engine's 64
  *
  * A failing case is shrunk to the smallest k (and number of examples) that
  * still fails, with the same seed scheme.
@@ -39,7 +45,7 @@ static const size_t ks[] = {2, 3, 4, 5, 7, 10, 13, 16, 30};
 static const size_t ks_params[] = {2, 3, 4, 5, 8, 13, 17, 30};
 #define NEL(a) (sizeof(a) / sizeof((a)[0]))
 
-enum { P_SHAPE, P_ENTRIES, P_COLUMNS, P_DETERMINISM, P_SMOKE };
+enum { P_SHAPE, P_ENTRIES, P_COLUMNS, P_DETERMINISM, P_SMOKE, P_RECOLOR };
 
 struct cst {
     const struct bl_plugin *p;
@@ -108,6 +114,80 @@ static void show_M(chk_buf *b, const double *M, size_t k, size_t c)
         chk_mat(b, "M[:, 0..7]", part, k, 8);
         free(part);
     }
+}
+
+/* recolor's trial in the check: a fixed smooth function of M (weights
+ * from the case), so descent has something to find. */
+struct trial_ctx {
+    const double *w;
+    size_t n;
+};
+
+static double trial_fn(void *ctx, const double *M)
+{
+    const struct trial_ctx *t = ctx;
+    double v = 0;
+    for (size_t j = 0; j < t->n; j++)
+        v += (M[j] - t->w[j]) * (M[j] - t->w[j]);
+    return v;
+}
+
+/* The recolor property after one code() call: 1 on a failure. */
+static int recolor_case(struct cst *S, void *C, const struct ccase *cs, uint64_t seed, double *M,
+                        size_t c, chk_buf *why)
+{
+    bl_coding_recolor_fn rec = bl_coding_recolor(S->p);
+    size_t k = cs->k, m = cs->m;
+    double *g = malloc(m * c * sizeof *g), *w = malloc(k * c * sizeof *w);
+    double *before = malloc(k * c * sizeof *before);
+    struct trial_ctx t = {w, k * c};
+    chk_rng rg;
+    chk_rng_seed(&rg, seed ^ 0x7265636f6c6f72ull);
+    for (size_t j = 0; j < k * c; j++)
+        w[j] = chk_range(&rg, -1.0, 1.0);
+    int fail = 0;
+    for (int call = 1; !fail; call++) {
+        if (call > 64) {
+            chk_printf(why, "recolor asked for a refit 64 times in a row (k = %zu); the engine "
+                       "stops asking there, a coding must end on its own", k);
+            fail = 1;
+            break;
+        }
+        for (size_t j = 0; j < m * c; j++)
+            g[j] = chk_range(&rg, -1.0, 1.0);
+        memcpy(before, M, k * c * sizeof *M);
+        char err[BL_ERR_MAX] = "";
+        int rc = rec(C, cs->y, m, cs->G, g, trial_fn, &t, M, c, err);
+        if (rc < BL_RECOLOR_DONE || rc > BL_RECOLOR_REFIT) {
+            chk_printf(why, "recolor returned %d (k = %zu, call %d)%s%s", rc, k, call,
+                       err[0] ? ": " : "", err);
+            fail = 1;
+            break;
+        }
+        if (rc == BL_RECOLOR_DONE && memcmp(before, M, k * c * sizeof *M)) {
+            chk_printf(why, "recolor said DONE (M unchanged) but changed M (k = %zu, call %d)", k,
+                       call);
+            fail = 1;
+            break;
+        }
+        for (size_t j = 0; j < c && !fail; j++) {
+            int zero = 1, constant = 1;
+            for (size_t r = 0; r < k; r++) {
+                fail |= !isfinite(M[r * c + j]);
+                zero &= M[r * c + j] == 0.0;
+                constant &= M[r * c + j] == M[j];
+            }
+            if (fail || zero || constant) {
+                chk_printf(why, "after recolor (k = %zu, call %d) column %zu of M is %s", k, call, j,
+                           fail ? "not finite" : zero ? "all zero" : "constant");
+                fail = 1;
+            }
+        }
+        if (rc != BL_RECOLOR_REFIT)
+            break;
+    }
+    free(g), free(w), free(before);
+    return fail;
 }
 
 /* Run the case against S->prop: 1 on a failure, with why and more. */
@@ -202,6 +282,9 @@ static int run_case(struct cst *S, const struct ccase *cs, chk_buf *why, chk_buf
                 }
                 fail = 1;
             }
+            break;
+        case P_RECOLOR:
+            fail = recolor_case(S, C, cs, seed, M, c, why);
             break;
         default:
             break;
@@ -329,6 +412,15 @@ static enum chk_status prop_check(chk_ctx *c)
     return st;
 }
 
+static enum chk_status check_recolor(chk_ctx *c)
+{
+    if (!bl_coding_recolor(c->p)) {
+        chk_detail(c, "no recolor (optional, SDK 1.6)");
+        return CHK_SKIP;
+    }
+    return prop_check(c);
+}
+
 /* ---- the checks ---------------------------------------------------------------- */
 
 static enum chk_status check_create(chk_ctx *c)
@@ -419,5 +511,7 @@ const chk_def chk_coding_checks[] = {
     {"columns", prop_check, P_COLUMNS, "no column of M is all zero or constant"},
     {"determinism", prop_check, P_DETERMINISM, "two fresh instances given the same inputs and "
      "seeds return the same code"},
+    {"recolor", check_recolor, P_RECOLOR, "recolor answers DONE (M unchanged), KEEP or REFIT, "
+     "keeps M finite with no zero or constant column, and a run of refits ends"},
 };
 const size_t chk_coding_count = sizeof chk_coding_checks / sizeof chk_coding_checks[0];

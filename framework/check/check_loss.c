@@ -538,6 +538,80 @@ struct lspec {
     int simplify;            /* try simpler values once the size is minimal */
 };
 
+/* hinge_targets (SDK 1.6): for a two-colour column drawn from the case
+ * (cs->s's signs, cycled over the classes; never constant), each example
+ * alone (m = 1) must move as scale max(0, margin - label s) along s col,
+ * with one scale > 0 for all examples; pair_weights: finite, 0 on the true
+ * class. */
+static int prop_hinge(struct lst *L, const struct lcase *cs, chk_buf *why, chk_buf *more)
+{
+    size_t m = cs->m, k = cs->k;
+    bl_loss_hinge_fn hinge = bl_loss_hinge_targets(L->p);
+    bl_loss_pairs_fn pairs = bl_loss_pair_weights(L->p);
+    double *col = malloc(k * sizeof *col), *lab = malloc(m * sizeof *lab);
+    double *mar = malloc(m * sizeof *mar), *P = malloc(m * k * sizeof *P);
+    double *Fi = malloc(k * sizeof *Fi), scale = NAN;
+    int fail = 0;
+    for (size_t r = 0; r < k; r++)
+        col[r] = cs->s[r % m] > 0 ? 1.0 : -1.0;
+    if (k >= 2 && col[0] == col[1])
+        col[1] = -col[0];
+    if (pairs) {
+        pairs(L->self, cs->y, m, k, cs->F, P);
+        for (size_t i = 0; i < m && !fail; i++)
+            for (size_t r = 0; r < k && !fail; r++)
+                if (!isfinite(P[i * k + r]) || ((int)r == cs->y[i] && P[i * k + r] != 0.0)) {
+                    chk_printf(why, "pair_weights P[%zu][%zu] = %g (the true class is %d)", i, r,
+                               P[i * k + r], cs->y[i]);
+                    fail = 1;
+                }
+    }
+    if (!fail && hinge && hinge(L->self, cs->y, m, k, cs->F, col, lab, mar) == 0) {
+        static const double du[] = {-2.0, -1.0, -1.5, -0.5, 0.0, 0.5, 2.0};
+        for (size_t i = 0; i < m && !fail; i++) {
+            if (!(lab[i] == 1.0 || lab[i] == -1.0) || !isfinite(mar[i])) {
+                chk_printf(why, "hinge_targets gave label %g, margin %g for example %zu", lab[i],
+                           mar[i], i);
+                fail = 1;
+                break;
+            }
+            double f[7];
+            for (size_t q = 0; q < 7; q++) { /* s = label u, u = margin + du */
+                double sv = lab[i] * (mar[i] + du[q]);
+                for (size_t r = 0; r < k; r++)
+                    Fi[r] = cs->F[i * k + r] + sv * col[r];
+                f[q] = L->ops->eval(L->self, cs->y + i, 1, k, Fi, NULL);
+            }
+            double sc = f[0] - f[1]; /* slope -1 in u below the kink */
+            if (isnan(scale))
+                scale = sc;
+            double tol = 1e-9 * (1.0 + fabs(f[0]) + fabs(f[6]));
+            if (!(sc > 0) || fabs(sc - scale) > tol) {
+                chk_printf(why, "example %zu: the loss falls by %g per unit of label*s below "
+                           "the margin %g, example 0 by %g (one scale > 0 for all)", i, sc,
+                           mar[i], scale);
+                fail = 1;
+                break;
+            }
+            for (size_t q = 2; q < 7 && !fail; q++) {
+                double h = du[q] < 0 ? -du[q] : 0.0, want = f[6] + sc * h;
+                if (fabs(f[q] - want) > tol) {
+                    chk_printf(why, "example %zu: L at label*s = margin %+g is %.17g, the hinge "
+                               "form says %.17g (margin %g, scale %g)", i, du[q], f[q], want,
+                               mar[i], sc);
+                    fail = 1;
+                }
+            }
+        }
+    }
+    if (fail) {
+        chk_vec(more, "column", col, k);
+        chk_printf(more, "\n");
+    }
+    free(col), free(lab), free(mar), free(P), free(Fi);
+    return fail;
+}
+
 static const size_t shapes_std[][2] = {{1, 2}, {2, 3}, {3, 2}, {4, 4}, {6, 3}, {5, 6}, {8, 5}};
 static const size_t shapes_coded[][2] = {{1, 1}, {2, 3}, {3, 2}, {4, 5}, {6, 3}, {8, 7}};
 static const size_t shapes_small[][2] = {{2, 2}, {4, 3}};
@@ -866,6 +940,19 @@ static enum chk_status check_coded_extreme(chk_ctx *c)
                        "eval_coded's value and gradient are finite at f up to +-1e100");
 }
 
+static enum chk_status check_hinge(chk_ctx *c)
+{
+    if (!bl_loss_hinge_targets(c->p) && !bl_loss_pair_weights(c->p)) {
+        chk_detail(c, "no pair_weights or hinge_targets (optional, SDK 1.6)");
+        return CHK_SKIP;
+    }
+    struct lspec sp = {"hinge", shapes_std, NEL(shapes_std), scales_std, NEL(scales_std),
+                       GEN_SMOOTH, 0, prop_hinge, 1};
+    return simple_check(c, &sp, "pair weights are finite and 0 on the true class; along a "
+                        "two-colour column each example's loss is scale max(0, margin - label "
+                        "s) with the targets given, one scale for all");
+}
+
 static enum chk_status check_determinism(chk_ctx *c)
 {
     struct lspec sp = {"determinism", shapes_std, NEL(shapes_std), scales_std, NEL(scales_std),
@@ -899,6 +986,7 @@ const chk_def chk_loss_checks[] = {
     {"row", check_row, 0, NULL},
     {"coded-gradient", check_coded_gradient, 0, NULL},
     {"coded-extreme", check_coded_extreme, 0, NULL},
+    {"hinge", check_hinge, 0, NULL},
     {"determinism", check_determinism, 0, NULL},
 };
 const size_t chk_loss_count = sizeof chk_loss_checks / sizeof chk_loss_checks[0];

@@ -73,6 +73,14 @@ typedef struct run {
      * (2 m k, BL_HESS_DIAG_RANK1) or h only (m k) */
     unsigned needs;
     double *hess;
+    /* learned codes (SDK 1.6): the loss's pair weights P (m x k) when the
+     * coding wants them, the coding's recolor step, and the hinge targets
+     * (label, margin: m each) for a learner with BL_NEEDS_MARGINS */
+    bl_loss_pairs_fn pairs;
+    bl_loss_hinge_fn hinge;
+    bl_coding_recolor_fn recolor;
+    unsigned cwants;
+    double *P, *label, *margin;
     const struct bl_train *tr; /* for trial_loss */
     double shrinkage;
     /* RandomBoost (SDK 1.5, project.h): pmode is BL_PROJECT_*.  inputs:
@@ -103,6 +111,7 @@ static void run_free(run *r, size_t nterms)
     free(r->F); free(r->G); free(r->Fw); free(r->grad); free(r->Ft); free(r->tout);
     free(r->w); free(r->lower); free(r->upper);
     free(r->M0); free(r->Y); free(r->f); free(r->ft); free(r->wc); free(r->hess);
+    free(r->P); free(r->label); free(r->margin);
     if (r->trout)
         for (size_t j = 0; j < nterms; j++)
             free(r->trout[j]);
@@ -424,7 +433,7 @@ static int needs_init(run *r, const bl_algo_spec *a, const struct bl_train *tr, 
     r->needs = bl_weak_needs(a->weak.plugin);
     if (r->needs & BL_NEEDS_OFFDIAG)
         r->needs |= BL_NEEDS_HESSIAN;
-    if (!r->needs)
+    if (!(r->needs & BL_NEEDS_HESSIAN))
         return 0;
     const char *what = r->needs & BL_NEEDS_OFFDIAG ? "whole Hessian (BL_HESS_DIAG_RANK1)"
                                                    : "Hessian diagonal";
@@ -439,6 +448,86 @@ static int needs_init(run *r, const bl_algo_spec *a, const struct bl_train *tr, 
                        "it (e.g. softmax and klogit do)", a->weak.plugin->name, what,
                        a->loss.plugin->name);
     return 0;
+}
+
+/* ---- learned codes (SDK 1.6: HingeBoost.OC, AdaBoost.ERP) --------------- */
+
+/* What the coding colours by: the loss's pair weights, or max(0, dL/dF)
+ * off the true class (the exponential margin losses' pair weights). */
+static const double *pair_weights(run *r, const struct bl_train *tr)
+{
+    size_t m = tr->m, k = tr->k;
+    if (r->pairs) {
+        r->pairs(r->loss, tr->y, m, k, r->F, r->P);
+        return r->P;
+    }
+    for (size_t i = 0; i < m; i++)
+        for (size_t c = 0; c < k; c++)
+            r->P[i * k + c] = (int)c == tr->y[i] || !(r->grad[i * k + c] > 0) ? 0 : r->grad[i * k + c];
+    return r->P;
+}
+
+/* The training loss after adding the term h_r = sum_j M[r][j] out_j at the
+ * step taken without a solver: recolor's trial. */
+static double trial_code(void *ctx, const double *M)
+{
+    run *r = ctx;
+    size_t m = r->tr->m, k = r->tr->k, mk = m * k;
+    decode(r->out, m, k, M, 1, r->cls); /* recolor is single-column */
+    for (size_t j = 0; j < mk; j++)
+        r->Fw[j] = r->F[j] + r->shrinkage * r->cls[j];
+    return r->lo->eval(r->loss, r->tr->y, m, k, r->Fw, NULL);
+}
+
+/* One weak fit on the code M (k x c): G M, and the hinge targets when the
+ * learner wants them and the loss can give them for this column. */
+static int fit_code(run *r, const bl_algo_spec *a, const struct bl_train *tr, size_t c,
+                    struct bl_fit_request *req, struct bl_fit_result *res, bl_error *err)
+{
+    char msg[BL_ERR_MAX] = "";
+    encode(r->G, tr->m, tr->k, r->M, c, r->Gc);
+    req->G = r->Gc;
+    req->c = c;
+    req->label = req->margin = NULL;
+    if ((r->needs & BL_NEEDS_MARGINS) && r->hinge && c == 1 &&
+        r->hinge(r->loss, tr->y, tr->m, tr->k, r->F, r->M, r->label, r->margin) == 0) {
+        req->label = r->label;
+        req->margin = r->margin;
+    }
+    *res = (struct bl_fit_result){NULL, 0, 0, r->out, 0};
+    if (r->wo->fit(r->weak, req, res, msg) < 0)
+        return bl_errf(err, "weak learner %s: %s", a->weak.plugin->name, msg);
+    return 0;
+}
+
+/* The coded weak step: fit on the coding's M, then let the coding
+ * re-colour its column and fit again as long as it asks (HingeBoost.OC's
+ * block coordinate descent, spec §2.7 lines 4-9; ERP's re-partition). */
+static int fit_learned(run *r, const bl_algo_spec *a, const struct bl_train *tr, size_t c,
+                       const double *P, struct bl_fit_request *req,
+                       struct bl_fit_result *res, bl_error *err)
+{
+    if (fit_code(r, a, tr, c, req, res, err) < 0)
+        return -1;
+    if (!r->recolor)
+        return 0;
+    char msg[BL_ERR_MAX] = "";
+    for (int refits = 0;; refits++) {
+        if (res->outdim != c)
+            return 0; /* the caller reports it */
+        int rc = r->recolor(r->coding, tr->y, tr->m, P, r->out, trial_code, r, r->M, c, msg);
+        if (rc < 0 || rc > BL_RECOLOR_REFIT) {
+            r->wo->free_hyp(res->hyp);
+            res->hyp = NULL;
+            return bl_errf(err, "coding %s: %s", a->coding.plugin->name,
+                           rc < 0 ? msg : "recolor returned an unknown code");
+        }
+        if (rc != BL_RECOLOR_REFIT || refits == 64)
+            return 0;
+        r->wo->free_hyp(res->hyp);
+        if (fit_code(r, a, tr, c, req, res, err) < 0)
+            return -1;
+    }
 }
 
 /* ---- RandomBoost (SDK 1.5, project.h) ----------------------------------- */
@@ -529,7 +618,7 @@ static int fit_outputs(run *r, const bl_algo_spec *a, const struct bl_train *tr,
                 g += r->G[i * k + c] * M[c * n + v];
             r->gcol[i] = g;
         }
-        struct bl_fit_request req = {r->gcol, 1, NULL, seed, NULL, NULL, NULL};
+        struct bl_fit_request req = {.G = r->gcol, .c = 1, .seed = seed};
         struct bl_fit_result res = {NULL, 0, 0, r->pout, 0};
         if (r->wo->fit(r->weak, &req, &res, msg) < 0) {
             rc = bl_errf(err, "weak learner %s: %s", a->weak.plugin->name, msg);
@@ -630,6 +719,25 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         }
         if (!r.coded)
             r.Gc = bl_xcalloc(m * cmax, sizeof *r.Gc);
+        /* learned codes (SDK 1.6) */
+        r.cwants = bl_coding_wants(a->coding.plugin);
+        r.recolor = bl_coding_recolor(a->coding.plugin);
+        if (r.coded && r.recolor) {
+            run_free(&r, 0);
+            return bl_errf(err, "coding %s re-colours its code (recolor, SDK 1.6), and loss %s "
+                           "runs in code space (eval_coded), which needs a fixed code; use a "
+                           "class-space loss such as hinge or margin-exp",
+                           a->coding.plugin->name, a->loss.plugin->name);
+        }
+        if (r.cwants & BL_CODING_PAIRS) {
+            r.pairs = bl_loss_pair_weights(a->loss.plugin);
+            r.P = bl_xcalloc(m * k, sizeof *r.P);
+        }
+        if (bl_weak_needs(a->weak.plugin) & BL_NEEDS_MARGINS) {
+            r.hinge = bl_loss_hinge_targets(a->loss.plugin);
+            r.label = bl_xcalloc(m, sizeof *r.label);
+            r.margin = bl_xcalloc(m, sizeof *r.margin);
+        }
     }
     int cs = r.coded != NULL;
     size_t mk = m * k, wide = cmax > k ? cmax : k;
@@ -675,7 +783,7 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         double t0 = bl_seconds();
         for (size_t j = 0; j < ms; j++)
             r.G[j] = -r.grad[j];
-        const double *Gfit = r.G;
+        const double *Gfit = r.G, *P = NULL;
         size_t c = k;
         if (cs) {
             /* G = -dL/df goes to the weak learner as is, one column per
@@ -686,7 +794,8 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
                 break;
             }
         } else if (co) {
-            if (co->code(r.coding, tr->y, m, r.G, bl_seed_derive(cfg->seed, "code", (uint64_t)it),
+            P = r.P ? pair_weights(&r, tr) : r.G;
+            if (co->code(r.coding, tr->y, m, P, bl_seed_derive(cfg->seed, "code", (uint64_t)it),
                          r.M, &c, msg) < 0) {
                 rc = bl_errf(err, "iteration %d: coding %s: %s", it + 1, a->coding.plugin->name, msg);
                 break;
@@ -696,14 +805,14 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
                              a->coding.plugin->name, c, cmax);
                 break;
             }
-            encode(r.G, m, k, r.M, c, r.Gc);
-            Gfit = r.Gc;
         }
         if (r.pmode == BL_PROJECT_INPUTS)
             c = 1; /* G read as the m k projected points' weights */
-        struct bl_fit_request req = {Gfit, c, NULL, bl_seed_derive(cfg->seed, "weak", (uint64_t)it),
-                                     NULL, co || r.pmode ? NULL : trial_loss, &r};
-        if (r.needs) {
+        struct bl_fit_request req = {.G = Gfit, .c = c,
+                                     .seed = bl_seed_derive(cfg->seed, "weak", (uint64_t)it),
+                                     .trial_loss = co || r.pmode ? NULL : trial_loss,
+                                     .trial_ctx = &r};
+        if (r.needs & BL_NEEDS_HESSIAN) {
             if (it > 0 && hessian_fill(&r, tr) < 0) {
                 rc = bl_errf(err, "iteration %d: loss %s gave no Hessian", it + 1,
                              a->loss.plugin->name);
@@ -716,6 +825,12 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         double t1 = bl_seconds();
         if (r.pmode == BL_PROJECT_OUTPUTS) {
             if (fit_outputs(&r, a, tr, mo, req.seed, &res, err) < 0) {
+                bl_errprefix(err, "iteration %d", it + 1);
+                rc = -1;
+                break;
+            }
+        } else if (co && !cs) {
+            if (fit_learned(&r, a, tr, c, P, &req, &res, err) < 0) {
                 bl_errprefix(err, "iteration %d", it + 1);
                 rc = -1;
                 break;

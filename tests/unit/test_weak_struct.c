@@ -80,7 +80,7 @@ static void fit_with(const struct bl_plugin *p, const struct tset *T, const doub
     cr_assert_not_null(L, "%s: create: %s", p->name, err);
     memset(F, 0, sizeof *F);
     F->out = calloc(T->tr.m * c, sizeof *F->out);
-    struct bl_fit_request rq = {u, c, NULL, seed, NULL, NULL, NULL};
+    struct bl_fit_request rq = {.G = u, .c = c, .seed = seed};
     struct bl_fit_result rs = {NULL, 0, 0.0, F->out, 0};
     F->rc = ops_of(p)->fit(L, &rq, &rs, F->err);
     F->hyp = rs.hyp;
