@@ -44,6 +44,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/splitmix.h"
+
 #define NAME "dense-ecoc"
 #define MAX_COLUMNS 65535
 #define SMALL_K 21 /* up to here candidates are drawn by index */
@@ -63,25 +65,6 @@ struct ecoc {
     size_t k, n, dmin;
     double *M; /* k x n */
 };
-
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* Uniform on 0..n-1 (n >= 1), without modulo bias. */
-static uint64_t bounded(uint64_t *s, uint64_t n)
-{
-    uint64_t lim = -n % n;
-    for (;;) {
-        uint64_t r = splitmix64(s);
-        if (r >= lim)
-            return r % n;
-    }
-}
 
 /* ceil(10 log2 k): exact for every k up to 200000 at least (checked against
  * integer arithmetic: smallest n with 2^n >= k^10). */

@@ -38,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/splitmix.h"
+
 enum { P_INIT, P_LRS, P_OVA, P_COUNT };
 
 static const struct bl_param_spec erp_params[P_COUNT] = {
@@ -56,24 +58,6 @@ struct erp {
     int random2, lrs, ova, fits;
     double *mkt; /* k */
 };
-
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static uint64_t bounded(uint64_t *s, uint64_t n)
-{
-    uint64_t lim = -n % n;
-    for (;;) {
-        uint64_t r = splitmix64(s);
-        if (r >= lim)
-            return r % n;
-    }
-}
 
 static void erp_destroy(void *self)
 {

@@ -49,6 +49,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/splitmix.h"
+
 enum { P_CANDIDATES, P_INIT, P_FREEZE, P_INNER, P_SAMPLE, P_ORDER, P_COUNT };
 
 static const struct bl_param_spec mc_params[P_COUNT] = {
@@ -77,25 +79,6 @@ struct mc {
     double *mu, *best; /* k */
     size_t *perm;      /* k */
 };
-
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* Uniform on 0..n-1 (n >= 1), without modulo bias. */
-static uint64_t bounded(uint64_t *s, uint64_t n)
-{
-    uint64_t lim = -n % n;
-    for (;;) {
-        uint64_t r = splitmix64(s);
-        if (r >= lim)
-            return r % n;
-    }
-}
 
 static void mc_destroy(void *self)
 {
@@ -145,13 +128,7 @@ static void draw(struct mc *C, uint64_t *s, double *mu)
 {
     size_t k = C->k;
     if (C->half) {
-        for (size_t r = 0; r < k; r++)
-            C->perm[r] = r;
-        for (size_t r = k - 1; r > 0; r--) {
-            size_t q = (size_t)bounded(s, (uint64_t)r + 1), t = C->perm[r];
-            C->perm[r] = C->perm[q];
-            C->perm[q] = t;
-        }
+        shuffle_index(s, C->perm, k);
         for (size_t r = 0; r < k; r++)
             mu[C->perm[r]] = r < k / 2 ? 1.0 : -1.0;
         return;
@@ -274,14 +251,12 @@ static int mc_recolor(void *self, const int *y, size_t m, const double *P, const
         npos += M[r] > 0;
     do {
         swept = 0;
-        for (size_t r = 0; r < k; r++)
-            C->perm[r] = r;
-        if (C->rorder)
-            for (size_t r = k - 1; r > 0; r--) {
-                size_t q = (size_t)bounded(&C->rng, (uint64_t)r + 1), t = C->perm[r];
-                C->perm[r] = C->perm[q];
-                C->perm[q] = t;
-            }
+        if (C->rorder) {
+            shuffle_index(&C->rng, C->perm, k);
+        } else {
+            for (size_t r = 0; r < k; r++)
+                C->perm[r] = r;
+        }
         for (size_t q = 0; q < k; q++) {
             size_t r = C->perm[q];
             size_t np = npos + (M[r] > 0 ? (size_t)-1 : 1);

@@ -23,29 +23,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../common/splitmix.h"
+
 struct rhalf {
     size_t k;
     size_t *perm; /* k scratch */
 };
-
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* Uniform on 0..n-1 (n >= 1), without modulo bias. */
-static uint64_t bounded(uint64_t *s, uint64_t n)
-{
-    uint64_t lim = -n % n; /* 2^64 mod n: draws below it are rejected */
-    for (;;) {
-        uint64_t r = splitmix64(s);
-        if (r >= lim)
-            return r % n;
-    }
-}
 
 static void *rhalf_create(const struct bl_host *host, const union bl_value *params, size_t k,
                           char err[BL_ERR_MAX])
@@ -88,14 +71,7 @@ static int rhalf_code(void *self, const int *y, size_t m, const double *G, uint6
     struct rhalf *C = self;
     size_t k = C->k, *p = C->perm;
     uint64_t s = seed;
-    for (size_t r = 0; r < k; r++)
-        p[r] = r;
-    for (size_t r = k - 1; r > 0; r--) {
-        size_t q = (size_t)bounded(&s, (uint64_t)r + 1);
-        size_t t = p[r];
-        p[r] = p[q];
-        p[q] = t;
-    }
+    shuffle_index(&s, p, k);
     size_t pos = (k + 1) / 2;
     for (size_t r = 0; r < k; r++)
         M[p[r]] = r < pos ? 1.0 : -1.0;

@@ -64,6 +64,7 @@
 #include <string.h>
 
 #include "../common/linhyp.h"
+#include "../common/splitmix.h"
 
 #define NAME "linsvm"
 
@@ -199,14 +200,6 @@ static int cmp_aidx(const void *pa, const void *pb)
     if (a->a != b->a)
         return a->a < b->a ? -1 : 1;
     return a->i < b->i ? -1 : a->i > b->i;
-}
-
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
 }
 
 /* Uniform in 0..n-1 (n >= 1; the tiny modulo bias does not matter here). */
