@@ -4,7 +4,8 @@
 # their code's minimum Hamming distance (exhaustive code, k = 3: 2^(k-2) =
 # 2); cv.C and cv.gamma choose by cross-validation on the training part;
 # a rerun of the same seed gives the same numbers; the resolved
-# experiment loads again; misconfigurations are refused with FILE:LINE.
+# experiment loads again; misconfigurations are refused with FILE:LINE;
+# `boostlab train` refuses the method (it saves boosting models only).
 . "$(dirname "$0")/lib.sh"
 
 cat >"$TMP/svm.ini" <<INI
@@ -132,5 +133,11 @@ printf 'recipe = svm-ovo\nC = 0\n' |
   bad czero "6: \[algorithm a\] C: 0 is out of range"
 printf 'recipe = svm-ecoc\ncv.gamma = {1, 2}\n' |
   bad cvgamma "6: \[algorithm a\] gamma is the rbf kernel's width"
+
+# `boostlab train` saves boosting models only: a clear refusal, not a crash
+expect_fail 1 "recipe svm-ovo is method svm, whose models are not saved" -- \
+  "$BL" train --data "$SRC/data/iris.csv" --recipe svm-ovo --model "$TMP/x.model"
+expect_fail 1 "recipe ova-svm is method ova-svm, whose models are not saved" -- \
+  "$BL" train --data "$SRC/data/iris.csv" --recipe ova-svm --model "$TMP/x.model"
 
 finish
