@@ -17,7 +17,8 @@
  *                           weak.P, solver.P, coding.P, cv.KEY,
  *                           cv_folds, cv_iterations, skip_data,
  *                           task, task.P, method, formulation, C, eps_cp,
- *                           eps_cg
+ *                           eps_cg, projection, projection.P, project,
+ *                           rel_tol, scheme, kernel, gamma, scale
  *
  * A recipe file configs/NAME.ini holds one [recipe] section with the
  * algorithm keys (but not `recipe`) plus `doc`.
