@@ -13,7 +13,8 @@ PACKAGES=(
   liblbfgsb-dev     # L-BFGS-B coefficient solver
   libsqlite3-dev    # the results store of `boostlab run`
   libglpk-dev       # StructBoost's master linear programs
-  liblinear-dev     # one-vs-all linear SVM baseline
+  liblinear-dev     # linear SVM baselines (ova-svm, method svm)
+  libsvm-dev        # kernel SVM baselines (method svm: one-vs-one, kernels)
   libopenmpi-dev openmpi-bin  # optional: `mpirun boostlab run` over ranks
   gnuplot-nox       # plots of `boostlab report`
   help2man          # man pages from --help

@@ -115,6 +115,10 @@ int cmd_train(int argc, char **argv)
         if (rc < 0)
             bl_errprefix(&err, "--set %s", sets[j]);
     }
+    /* the structured methods and method svm keep no model to save */
+    if (rc == 0 && algo.method != BL_METHOD_BOOST)
+        rc = bl_errf(&err, "recipe %s is method %s, whose models are not saved: run it from an "
+                     "experiment file (boostlab run)", recipe, bl_method_names[algo.method]);
     if (rc == 0) {
         algo.name = bl_strdup(recipe);
         rc = bl_load_data(&ds, &all, &none, &err);

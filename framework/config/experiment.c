@@ -121,7 +121,30 @@ static char *variant_sweep(const char *name)
 static const char *const algo_keys =
     "recipe, loss, weak, solver, coding, nu, shrinkage, eps, loss_tol, nonneg, iterations, loss.*, "
     "weak.*, solver.*, coding.*, cv.*, cv_folds, cv_iterations, skip_data, task, task.*, method, "
-    "formulation, C, eps_cp, eps_cg, projection, projection.*, project, rel_tol";
+    "formulation, C, eps_cp, eps_cg, projection, projection.*, project, rel_tol, scheme, kernel, "
+    "gamma, scale";
+
+const char *const bl_method_names[5] = {"boost", "structboost", "ssvm", "ova-svm", "svm"};
+
+static const char *const svm_scheme_names[] = {"ovo", "ova", "ecoc", "cs"};
+static const char *const svm_kernel_names[] = {"linear", "perceptron", "rbf"};
+static const char *const svm_scale_names[] = {"minmax", "zscore", "none"};
+
+/* value's index among n names, or an error listing them. */
+static int parse_choice(const char *value, const char *const *names, int n, int *out,
+                        bl_error *err)
+{
+    for (int j = 0; j < n; j++)
+        if (!strcmp(value, names[j])) {
+            *out = j;
+            return 0;
+        }
+    char buf[200] = "";
+    for (int j = 0; j < n; j++)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", j ? (j + 1 == n ? " or " : ", ") : "",
+                 names[j]);
+    return bl_errf(err, "expected %s, got '%s'", buf, value);
+}
 
 static bl_paramset *role_params(bl_algo_spec *a, const char *role, int *role_id)
 {
@@ -227,15 +250,16 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
         a->iterations = (int)it;
         return 0;
     }
-    if (!strcmp(key, "method")) {
-        static const char *names[] = {"boost", "structboost", "ssvm", "ova-svm"};
-        for (int j = 0; j < 4; j++)
-            if (!strcmp(value, names[j])) {
-                a->method = j;
-                return 0;
-            }
-        return bl_errf(err, "expected boost, structboost, ssvm or ova-svm, got '%s'", value);
-    }
+    if (!strcmp(key, "method"))
+        return parse_choice(value, bl_method_names, 5, &a->method, err);
+    if (!strcmp(key, "scheme"))
+        return parse_choice(value, svm_scheme_names, 4, &a->svm_scheme, err);
+    if (!strcmp(key, "kernel"))
+        return parse_choice(value, svm_kernel_names, 3, &a->svm_kernel, err);
+    if (!strcmp(key, "scale"))
+        return parse_choice(value, svm_scale_names, 3, &a->svm_scale, err);
+    if (!strcmp(key, "gamma"))
+        return parse_real(value, 1e-300, HUGE_VAL, &a->gamma, err);
     if (!strcmp(key, "formulation")) {
         if (!strcmp(value, "1-slack"))
             a->mslack = 0;
@@ -245,8 +269,10 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
             return bl_errf(err, "expected 1-slack or m-slack, got '%s'", value);
         return 0;
     }
-    if (!strcmp(key, "C"))
+    if (!strcmp(key, "C")) {
+        a->C_given = 1;
         return parse_real(value, 1e-300, HUGE_VAL, &a->C, err);
+    }
     if (!strcmp(key, "eps_cp"))
         return parse_real(value, 0, HUGE_VAL, &a->eps_cp, err);
     if (!strcmp(key, "eps_cg"))
@@ -300,6 +326,7 @@ void bl_algo_init(bl_algo_spec *a)
     a->C = 100.0;
     a->eps_cp = 0.01;
     a->eps_cg = 1e-4;
+    a->gamma = 1.0;
 }
 
 static char *find_recipe(const char *name, const char *from)
@@ -406,8 +433,7 @@ static int task_paths(bl_algo_spec *a, const bl_ini *ini, bl_error *err)
 static int check_structured(const bl_algo_spec *a, const bl_ini *ini, const bl_ini_section *s,
                             bl_error *err)
 {
-    static const char *names[] = {"boost", "structboost", "ssvm", "ova-svm"};
-    const char *m = names[a->method];
+    const char *m = bl_method_names[a->method];
     if (!a->task.plugin)
         return bl_errf(err, "%s:%d: [%s] method %s needs a structured task: set 'task = NAME'",
                        ini->path, s->line, s->name, m);
@@ -467,6 +493,78 @@ static int check_projection(const bl_algo_spec *a, const bl_ini *ini, const bl_i
     return 0;
 }
 
+/* Keys that mean something only for method = svm, and the line of the
+ * first one set in section s (0 when none is). */
+static int svm_key_line(const bl_ini_section *s, const char **key)
+{
+    static const char *const keys[] = {"scheme", "kernel", "gamma", "scale"};
+    for (size_t j = 0; j < s->n; j++)
+        for (size_t q = 0; q < 4; q++)
+            if (!strcmp(s->e[j].key, keys[q])) {
+                *key = keys[q];
+                return s->e[j].line;
+            }
+    return 0;
+}
+
+/* Line of key in section s, else the section's own line. */
+static int key_line(const bl_ini_section *s, const char *key)
+{
+    for (size_t j = 0; j < s->n; j++)
+        if (!strcmp(s->e[j].key, key))
+            return s->e[j].line;
+    return s->line;
+}
+
+/* method = svm (baselines/mcsvm.h): plain multi-class data, no task and
+ * no boosting plugins; a coding only for ECOC, and only a fixed code the
+ * run can ask for once. */
+static int check_svm(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
+                     const bl_ini_section *s, bl_error *err)
+{
+    const char *extra = a->task.plugin ? "task" : a->loss.plugin ? "loss"
+                      : a->weak.plugin ? "weak" : a->solver.plugin ? "solver"
+                      : a->projection.plugin ? "projection" : NULL;
+    if (extra)
+        return bl_errf(err, "%s:%d: [%s] method svm trains SVMs on the data's classes and uses no "
+                       "%s plugin (remove '%s = ...')", ini->path, key_line(s, extra), s->name,
+                       extra, extra);
+    if (a->coding.plugin && a->svm_scheme != BL_SVM_ECOC)
+        return bl_errf(err, "%s:%d: [%s] coding %s: only scheme = ecoc takes a code (scheme %s "
+                       "has its own)", ini->path, key_line(s, "coding"), s->name,
+                       a->coding.plugin->name, svm_scheme_names[a->svm_scheme]);
+    if (a->coding.plugin && strcmp(a->coding.plugin->name, "exhaustive") &&
+        strcmp(a->coding.plugin->name, "dense-ecoc"))
+        return bl_errf(err, "%s:%d: [%s] coding %s: ECOC takes a fixed code chosen before the "
+                       "data, exhaustive or dense-ecoc (or none: exhaustive for k <= 7, else "
+                       "dense-ecoc)", ini->path, key_line(s, "coding"), s->name,
+                       a->coding.plugin->name);
+    if (a->svm_scheme == BL_SVM_CS && a->svm_kernel == BL_KERNEL_PERCEPTRON)
+        return bl_errf(err, "%s:%d: [%s] scheme cs with kernel perceptron: the perceptron kernel "
+                       "-|x-x'| is only conditionally positive definite, which suffices for a "
+                       "binary SVM's equality constraint but not for the Crammer-Singer dual "
+                       "(no bias, so no such constraint); the paper used rbf for the "
+                       "multiclass SVM (hingeboost-oc spec §3.8): set kernel = rbf or linear",
+                       ini->path, key_line(s, "kernel"), s->name);
+    if (a->svm_kernel != BL_KERNEL_RBF && key_line(s, "gamma") != s->line)
+        return bl_errf(err, "%s:%d: [%s] gamma is the rbf kernel's width; kernel %s has none",
+                       ini->path, key_line(s, "gamma"), s->name, svm_kernel_names[a->svm_kernel]);
+    if (a->mslack)
+        return bl_errf(err, "%s:%d: [%s] formulation = m-slack is a StructBoost master; method "
+                       "svm has none", ini->path, key_line(s, "formulation"), s->name);
+    if (!a->C_given)
+        a->C = 1.0;
+    if (a->svm_scheme == BL_SVM_ECOC && !a->coding.plugin) {
+        a->svm_exhaustive = bl_registry_find(reg, "exhaustive", BL_ROLE_CODING);
+        a->svm_dense = bl_registry_find(reg, "dense-ecoc", BL_ROLE_CODING);
+        if (!a->svm_exhaustive || !a->svm_dense)
+            return bl_errf(err, "%s:%d: [%s] scheme ecoc without 'coding' picks the exhaustive or "
+                           "the dense-ecoc plugin by k, and %s is not loaded", ini->path, s->line,
+                           s->name, a->svm_exhaustive ? "dense-ecoc" : "exhaustive");
+    }
+    return 0;
+}
+
 static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
                            const bl_ini_section *s, const char *name, bl_error *err)
 {
@@ -487,6 +585,13 @@ static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini
     a->name = bl_strdup(name);
     free(a->where);
     a->where = where(ini->path, s->line);
+    if (a->method == BL_METHOD_SVM)
+        return check_svm(a, reg, ini, s, err);
+    const char *svmkey = NULL;
+    int svmline = svm_key_line(s, &svmkey);
+    if (svmline)
+        return bl_errf(err, "%s:%d: [%s] %s is a key of method svm (this algorithm's method is "
+                       "%s)", ini->path, svmline, s->name, svmkey, bl_method_names[a->method]);
     if (a->method != BL_METHOD_BOOST)
         return check_structured(a, ini, s, err);
     if (a->task.plugin && !((const struct bl_task_ops *)a->task.plugin->ops)->label_is_class)
@@ -1091,8 +1196,22 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
     /* structured keys are written only where used, so the keys (and the
      * hashes stored results are found by) of boosting runs are unchanged */
     if (a->method != BL_METHOD_BOOST) {
-        static const char *names[] = {"boost", "structboost", "ssvm", "ova-svm"};
-        fprintf(f, "method = %s\n", names[a->method]);
+        fprintf(f, "method = %s\n", bl_method_names[a->method]);
+        if (a->method == BL_METHOD_SVM) {
+            /* coding is written only when chosen: none means by k */
+            fprintf(f, "scheme = %s\nkernel = %s\nscale = %s\nC = %.17g\n",
+                    svm_scheme_names[a->svm_scheme], svm_kernel_names[a->svm_kernel],
+                    svm_scale_names[a->svm_scale], a->C);
+            if (a->svm_kernel == BL_KERNEL_RBF)
+                fprintf(f, "gamma = %.17g\n", a->gamma);
+            if (a->coding.plugin)
+                write_params(f, "coding", &a->coding);
+            if (a->ncv) {
+                fputs(a->cv_lines, f);
+                fprintf(f, "cv_folds = %d\n", a->cv_folds);
+            }
+            return;
+        }
         write_params(f, "task", &a->task);
         if (a->weak.plugin)
             write_params(f, "weak", &a->weak);

@@ -17,7 +17,8 @@
  *                           weak.P, solver.P, coding.P, cv.KEY,
  *                           cv_folds, cv_iterations, skip_data,
  *                           task, task.P, method, formulation, C, eps_cp,
- *                           eps_cg
+ *                           eps_cg, projection, projection.P, project,
+ *                           rel_tol, scheme, kernel, gamma, scale
  *
  * A recipe file configs/NAME.ini holds one [recipe] section with the
  * algorithm keys (but not `recipe`) plus `doc`.
@@ -57,7 +58,15 @@ typedef struct bl_data_spec {
 enum { BL_PICK_FIRST = 0, BL_PICK_RANDOM = 1 };
 
 /* bl_algo_spec.method */
-enum { BL_METHOD_BOOST = 0, BL_METHOD_STRUCTBOOST = 1, BL_METHOD_SSVM = 2, BL_METHOD_OVA_SVM = 3 };
+enum { BL_METHOD_BOOST = 0, BL_METHOD_STRUCTBOOST = 1, BL_METHOD_SSVM = 2, BL_METHOD_OVA_SVM = 3,
+       BL_METHOD_SVM = 4 };
+/* Method names, indexed by BL_METHOD_*. */
+extern const char *const bl_method_names[5];
+
+/* method = svm (baselines/mcsvm.h): scheme, kernel and feature scaling */
+enum { BL_SVM_OVO = 0, BL_SVM_OVA = 1, BL_SVM_ECOC = 2, BL_SVM_CS = 3 };
+enum { BL_KERNEL_LINEAR = 0, BL_KERNEL_PERCEPTRON = 1, BL_KERNEL_RBF = 2 };
+enum { BL_SCALE_MINMAX = 0, BL_SCALE_ZSCORE = 1, BL_SCALE_NONE = 2 };
 
 enum { BL_PROJECT_NONE = 0, BL_PROJECT_INPUTS = 1, BL_PROJECT_OUTPUTS = 2 };
 
@@ -98,6 +107,14 @@ typedef struct bl_algo_spec {
     int method;                 /* BL_METHOD_*                            */
     int mslack;                 /* formulation = m-slack                  */
     double C, eps_cp, eps_cg;   /* spec §2.5                              */
+    int C_given;                /* C was set (method svm defaults to 1)   */
+    /* method = svm: the multi-class SVM baselines (hingeboost-oc §3.5-3.8).
+     * coding above is the ECOC code; when none is set the run picks
+     * exhaustive for k <= 7, else dense-ecoc (these two plugins, found
+     * at load time). */
+    int svm_scheme, svm_kernel, svm_scale;
+    double gamma;               /* rbf: exp(-gamma |x - x'|^2)             */
+    const struct bl_plugin *svm_exhaustive, *svm_dense;
     char *skip_data;            /* comma-separated globs of data sets this
                                    algorithm is not run on (e.g. where
                                    it is infeasible), or NULL           */

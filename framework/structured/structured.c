@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../baselines/mcsvm.h"
 #include "../util/fsutil.h"
 #include "sinst.h"
 
@@ -44,6 +45,8 @@ int bl_structured_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl
         return bl_ssvm(cfg, train, test, curve, met, err);
     case BL_METHOD_OVA_SVM:
         return bl_ova_svm(cfg, train, test, curve, met, err);
+    case BL_METHOD_SVM: /* plain multi-class data: no task */
+        return bl_mcsvm(cfg, train, test, curve, met, err);
     default:
         return bl_errf(err, "%s: not a structured method", cfg->algo->name);
     }

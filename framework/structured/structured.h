@@ -28,7 +28,8 @@ void bl_metrics_free(bl_metrics *m);
 void bl_metrics_set(bl_metrics *m, char *const *names, size_t n, const double *train,
                     const double *test);
 
-/* Train cfg->algo (method structboost, ssvm or ova-svm) on train, tracking
+/* Train cfg->algo (method structboost, ssvm, ova-svm, or svm, the
+ * baselines of baselines/mcsvm.h, which need no task) on train, tracking
  * the test part when test is not NULL. */
 int bl_structured_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
                       int max_bins, bl_curve *curve, bl_metrics *met, bl_error *err);
