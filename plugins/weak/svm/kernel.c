@@ -74,7 +74,9 @@ double kern_pair(enum kern_type type, double gamma, const double *a, const doubl
 void kern_row(const struct kern *K, size_t i, float *out, int nthreads)
 {
     long n = (long)K->n;
-    int par = nthreads > 1 && K->n * (K->d + 1) >= 65536;
+    /* a parallel region per row pays only on long rows (exp and sqrt cost
+     * about as much as a few features) */
+    int par = nthreads > 1 && K->n * (K->d + (K->type == KERN_LINEAR ? 1 : 8)) >= ((size_t)1 << 20);
     (void)par;
 #pragma omp parallel for schedule(static) num_threads(nthreads > 1 ? nthreads : 1) if (par)
     for (long t = 0; t < n; t++)

@@ -57,7 +57,9 @@ static int get_row(struct st *S, size_t i, double *out)
             out[s] = (double)r[ex[act[s]]];
         return 0;
     }
-    int par = P->nthreads > 1 && S->na * (P->K->d + 1) >= 65536;
+    /* one row per SMO iteration: a parallel region per row only pays for
+     * itself on long rows (and hurts a lot on a busy machine) */
+    int par = P->nthreads > 1 && S->na * (P->K->d + 1) >= ((size_t)1 << 21);
     (void)par;
 #pragma omp parallel for schedule(static) num_threads(P->nthreads > 1 ? P->nthreads : 1) if (par)
     for (long s = 0; s < na; s++)
