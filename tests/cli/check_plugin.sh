@@ -78,6 +78,11 @@ expect_fail 2 "--classes: .*nope.classes" -- "$BL" check-plugin --classes "$TMP/
 for n in margin-exp mo-exp softmax stump dense-ecoc ova multiclass auc perceptron linsvm wlda exp-step gaussian; do
   "$BL" check-plugin "$n" >"$TMP/one" 2>&1 || fail "$n does not pass: $(grep -A8 '^FAIL' "$TMP/one" | head -10)"
 done
+# svm with each kernel (weighted mode: check-plugin gives no margins)
+for k in linear perceptron rbf; do
+  "$BL" check-plugin -p kernel=$k svm >"$TMP/svm" 2>&1 \
+    || fail "svm kernel=$k: $(grep -A8 '^FAIL' "$TMP/svm" | head -10)"
+done
 # wlda's variants: a hypothesis per column, axis-aligned rivals, random
 # feature subsets, no ridge (the pseudo-inverse when singular)
 "$BL" check-plugin --trials 4 -p criterion=each -p with_stumps=true -p features=2 -p ridge=0 wlda \
