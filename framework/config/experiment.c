@@ -427,6 +427,13 @@ static int task_paths(bl_algo_spec *a, const bl_ini *ini, bl_error *err)
     return 0;
 }
 
+
+/* The Hessian a second-order learner needs (SDK 1.3); the margins of
+ * BL_NEEDS_MARGINS (1.6) are given when available and never refuse. */
+static unsigned hessian_needs(const struct bl_plugin *weak)
+{
+    return bl_weak_needs(weak) & (BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG);
+}
 /* What a structured method needs: a task; StructBoost also a base learner
  * without second-order needs; the boosting engine's plugins have no
  * meaning there. */
@@ -446,7 +453,7 @@ static int check_structured(const bl_algo_spec *a, const bl_ini *ini, const bl_i
         if (!a->weak.plugin)
             return bl_errf(err, "%s:%d: [%s] method structboost needs a base weak learner: set "
                            "'weak = NAME' (e.g. stump)", ini->path, s->line, s->name);
-        if (bl_weak_needs(a->weak.plugin))
+        if (hessian_needs(a->weak.plugin))
             return bl_errf(err, "%s:%d: [%s] weak learner %s needs a loss's Hessian, which "
                            "StructBoost's oracle does not give", ini->path, s->line, s->name,
                            a->weak.plugin->name);
@@ -480,7 +487,7 @@ static int check_projection(const bl_algo_spec *a, const bl_ini *ini, const bl_i
         return bl_errf(err, "%s:%d: [%s] a projection replaces the output coding (coding %s): "
                        "use one or the other", ini->path, s->line, s->name,
                        a->coding.plugin->name);
-    if (bl_weak_needs(a->weak.plugin))
+    if (hessian_needs(a->weak.plugin))
         return bl_errf(err, "%s:%d: [%s] weak learner %s needs the loss's Hessian, which the "
                        "engine does not give with a projection", ini->path, s->line, s->name,
                        a->weak.plugin->name);
@@ -608,7 +615,7 @@ static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini
         return bl_errf(err, "%s:%d: [%s] solver %s is totally corrective; shrinkage must be 1",
                        ini->path, s->line, s->name, a->solver.plugin->name);
     /* a second-order learner (SDK 1.3) needs the loss's Hessian, in class space */
-    if (bl_weak_needs(a->weak.plugin)) {
+    if (hessian_needs(a->weak.plugin)) {
         const struct bl_loss_ops *lo = a->loss.plugin->ops;
         if (a->coding.plugin)
             return bl_errf(err, "%s:%d: [%s] weak learner %s needs the loss's Hessian, which the "

@@ -328,3 +328,40 @@ Test(hbengine, erp_with_stumps_lowers_the_exponential_loss)
     bl_curve_free(&cv);
     bl_model_free(&mo);
 }
+
+/* spec §2.9 item 1: with (nearly) exact SVM solves the training hinge loss
+ * never rises, round after round, whatever the colorings do. */
+Test(hbengine, hingeboost_with_margin_svms_never_raises_the_hinge_loss)
+{
+    const char *sets[] = {"loss", "hinge", "coding", "maxcut", "weak", "svm", "weak.c", "100",
+                          "weak.eps", "1e-6", "solver", "none", "nu", "0", NULL};
+    bl_curve cv;
+    bl_model mo;
+    run_algo(sets, 5, 25, &cv, &mo);
+    cr_assert_gt(cv.n, 5);
+    double prev = cv.train_loss0;
+    for (size_t j = 0; j < cv.n; j++) {
+        cr_assert_leq(cv.train_loss[j], prev + 1e-6, "round %zu: %.9g after %.9g", j + 1,
+                      cv.train_loss[j], prev);
+        prev = cv.train_loss[j];
+    }
+    cr_assert_lt(prev, 0.8 * cv.train_loss0);
+    cr_assert_lt(cv.train_err[cv.n - 1], 0.5);
+    bl_curve_free(&cv);
+    bl_model_free(&mo);
+}
+
+/* Without the stall rule every round of this run would be empty: 4 classes,
+ * F = 0, a balanced max-cut coloring gives every margin 0 (§2.9 item 3). */
+Test(hbengine, the_first_round_makes_progress_with_random_colorings)
+{
+    const char *sets[] = {"loss", "hinge", "coding", "maxcut", "weak", "svm", "weak.c", "100",
+                          "solver", "none", "nu", "0", NULL};
+    bl_curve cv;
+    bl_model mo;
+    run_algo(sets, 4, 1, &cv, &mo);
+    cr_assert_eq(cv.n, 1);
+    cr_assert_lt(cv.train_loss[0], cv.train_loss0 - 1e-3);
+    bl_curve_free(&cv);
+    bl_model_free(&mo);
+}
