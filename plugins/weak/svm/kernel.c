@@ -23,24 +23,40 @@ void kern_norms(const struct kern *K, double *sq)
     }
 }
 
+/* Four running sums: the SMO's inner loop is these short sums, and one
+ * dependent chain of adds would be latency-bound.  The order is fixed, so
+ * every call gives the same bits. */
 static double dot_ff(const float *a, const float *b, size_t d)
 {
-    double s = 0.0;
-    for (size_t f = 0; f < d; f++)
-        s += (double)a[f] * (double)b[f];
-    return s;
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    size_t f = 0;
+    for (; f + 4 <= d; f += 4) {
+        s0 += (double)a[f] * (double)b[f];
+        s1 += (double)a[f + 1] * (double)b[f + 1];
+        s2 += (double)a[f + 2] * (double)b[f + 2];
+        s3 += (double)a[f + 3] * (double)b[f + 3];
+    }
+    for (; f < d; f++)
+        s0 += (double)a[f] * (double)b[f];
+    return (s0 + s1) + (s2 + s3);
 }
 
 /* ||a - b||^2 summed directly (not from the norms: no cancellation, and
  * exactly 0 on the diagonal). */
 static double dist2_ff(const float *a, const float *b, size_t d)
 {
-    double s = 0.0;
-    for (size_t f = 0; f < d; f++) {
-        double t = (double)a[f] - (double)b[f];
-        s += t * t;
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    size_t f = 0;
+    for (; f + 4 <= d; f += 4) {
+        double t0 = (double)a[f] - (double)b[f], t1 = (double)a[f + 1] - (double)b[f + 1];
+        double t2 = (double)a[f + 2] - (double)b[f + 2], t3 = (double)a[f + 3] - (double)b[f + 3];
+        s0 += t0 * t0, s1 += t1 * t1, s2 += t2 * t2, s3 += t3 * t3;
     }
-    return s;
+    for (; f < d; f++) {
+        double t = (double)a[f] - (double)b[f];
+        s0 += t * t;
+    }
+    return (s0 + s1) + (s2 + s3);
 }
 
 double kern_ij(const struct kern *K, size_t i, size_t j)
