@@ -64,7 +64,7 @@
 #include <string.h>
 
 #include "../common/linhyp.h"
-#include "../common/splitmix.h"
+#include "../common/dcd.h"
 
 #define NAME "linsvm"
 
@@ -202,96 +202,13 @@ static int cmp_aidx(const void *pa, const void *pb)
     return a->i < b->i ? -1 : a->i > b->i;
 }
 
-/* Uniform in 0..n-1 (n >= 1; the tiny modulo bias does not matter here). */
-static size_t below(uint64_t *s, size_t n)
-{
-    return (size_t)(splitmix64(s) % (uint64_t)n);
-}
-
-/* Dual coordinate descent over the l examples idx[0..l-1] (Hsieh et al.
- * 2008, Algorithm 1 + shrinking; liblinear's solve_l2r_l1l2_svc for the
- * L1 loss, with per-example upper bounds cost[i]).  Returns the epochs run. */
+/* Dual coordinate descent over the l examples idx[0..l-1] (common/dcd.h),
+ * margins 1, per-example boxes cost[i].  Returns the epochs run. */
 static long dcd(struct svm *S, size_t l, uint64_t seed, double *gap)
 {
-    size_t d = S->d;
-    double *w = S->w;
-    size_t *idx = S->idx;
-    memset(w, 0, (d + 1) * sizeof *w);
-    for (size_t s = 0; s < l; s++)
-        S->alpha[idx[s]] = 0.0;
-    double PGmax_old = HUGE_VAL, PGmin_old = -HUGE_VAL;
-    size_t active = l;
-    long it = 0;
-    uint64_t rs = seed;
-    *gap = HUGE_VAL;
-    while (it < S->epochs) {
-        double PGmax_new = -HUGE_VAL, PGmin_new = HUGE_VAL;
-        for (size_t j = 0; j + 1 < active; j++) {
-            size_t k = j + below(&rs, active - j);
-            size_t t = idx[j];
-            idx[j] = idx[k], idx[k] = t;
-        }
-        for (size_t s = 0; s < active; s++) {
-            size_t i = idx[s];
-            const float *xi = S->xr + i * d;
-            double yi = (double)S->y[i];
-            double dot = w[d];
-            for (size_t f = 0; f < d; f++)
-                dot += w[f] * (double)xi[f];
-            double G = yi * dot - 1.0, C = S->cost[i], a = S->alpha[i], PG = 0.0;
-            if (a == 0.0) {
-                if (S->shrinking && G > PGmax_old) {
-                    active--;
-                    idx[s] = idx[active], idx[active] = i;
-                    s--;
-                    continue;
-                }
-                if (G < 0.0)
-                    PG = G;
-            } else if (a == C) {
-                if (S->shrinking && G < PGmin_old) {
-                    active--;
-                    idx[s] = idx[active], idx[active] = i;
-                    s--;
-                    continue;
-                }
-                if (G > 0.0)
-                    PG = G;
-            } else {
-                PG = G;
-            }
-            if (PG > PGmax_new)
-                PGmax_new = PG;
-            if (PG < PGmin_new)
-                PGmin_new = PG;
-            if (fabs(PG) > 1e-12) {
-                double an = a - G / S->qd[i];
-                an = an < 0.0 ? 0.0 : an > C ? C : an;
-                S->alpha[i] = an;
-                double step = (an - a) * yi;
-                for (size_t f = 0; f < d; f++)
-                    w[f] += step * (double)xi[f];
-                w[d] += step;
-            }
-        }
-        it++;
-        if (active == 0) { /* everything shrunk: check them all again */
-            active = l;
-            PGmax_old = HUGE_VAL, PGmin_old = -HUGE_VAL;
-            continue;
-        }
-        *gap = PGmax_new - PGmin_new;
-        if (*gap <= S->eps) {
-            if (active == l)
-                break;
-            active = l;
-            PGmax_old = HUGE_VAL, PGmin_old = -HUGE_VAL;
-            continue;
-        }
-        PGmax_old = PGmax_new > 0.0 ? PGmax_new : HUGE_VAL;
-        PGmin_old = PGmin_new < 0.0 ? PGmin_new : -HUGE_VAL;
-    }
-    return it;
+    struct dcd_problem P = {S->d, 1.0, S->xr, S->y, NULL, S->cost, S->qd, S->eps, S->epochs,
+                            S->shrinking};
+    return dcd_solve(&P, S->idx, l, S->alpha, S->w, seed, gap);
 }
 
 static int svm_fit(void *self, const struct bl_fit_request *req, struct bl_fit_result *res,
