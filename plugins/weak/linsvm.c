@@ -65,6 +65,7 @@
 
 #include "../common/linhyp.h"
 #include "../common/dcd.h"
+#include "../common/rawx.h"
 
 #define NAME "linsvm"
 
@@ -115,14 +116,8 @@ static void svm_destroy(void *self)
 static void *svm_create(const struct bl_host *host, const union bl_value *params,
                         const struct bl_train *train, char err[BL_ERR_MAX])
 {
-    if (!train->X.x || train->X.m != train->m || train->X.d != train->d) {
-        snprintf(err, BL_ERR_MAX, "the training set has no (matching) raw feature matrix");
+    if (!raw_features_ok(train, err))
         return NULL;
-    }
-    if (train->d == 0) {
-        snprintf(err, BL_ERR_MAX, "the training set has no features");
-        return NULL;
-    }
     struct svm *S = calloc(1, sizeof *S);
     if (!S) {
         snprintf(err, BL_ERR_MAX, "out of memory");

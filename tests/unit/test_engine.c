@@ -13,16 +13,7 @@
 #include "engine/engine.h"
 #include "testutil.h"
 
-static bl_registry reg;
-
-static void setup(void)
-{
-    bl_error err;
-    memset(&reg, 0, sizeof reg);
-    cr_assert_eq(bl_registry_load_dir(&reg, BL_BUILD_DIR "/plugins", 1, &err), 0, "%s", err.msg);
-}
-
-static void teardown(void) { bl_registry_free(&reg); }
+TEST_REGISTRY(reg, setup, teardown)
 
 TestSuite(engine, .init = setup, .fini = teardown);
 TestSuite(family, .init = setup, .fini = teardown);
@@ -89,7 +80,7 @@ static void train(const bl_algo_spec *a, problem *p, int T, bl_model *mo, bl_cur
 {
     bl_error err;
     bl_model_init(mo, a->weak.plugin, p->ds.k, p->ds.d, p->ds.class_names, p->ds.feature_names);
-    bl_boost_cfg cfg = {a, T, 1, NULL, NULL};
+    bl_boost_cfg cfg = {a, T, 1, NULL, NULL, 0};
     struct bl_matrix X = {p->ds.m, p->ds.d, p->ds.x};
     cr_assert_eq(bl_boost(&cfg, &p->tv, &X, p->ds.y, mo, cv, &err), 0, "%s", err.msg);
 }
@@ -390,7 +381,7 @@ Test(engine, constant_features_are_a_clear_error)
     bl_model mo;
     bl_curve cv;
     bl_model_init(&mo, a.weak.plugin, p.ds.k, p.ds.d, p.ds.class_names, p.ds.feature_names);
-    bl_boost_cfg cfg = {&a, 10, 1, NULL, NULL};
+    bl_boost_cfg cfg = {&a, 10, 1, NULL, NULL, 0};
     cr_assert_eq(bl_boost(&cfg, &p.tv, NULL, NULL, &mo, &cv, &err), -1);
     cr_assert(strstr(err.msg, "every feature is constant"), "%s", err.msg);
     cr_assert(isfinite(cv.train_loss0));
@@ -658,7 +649,7 @@ Test(family, refusals)
     bl_boost_cfg cfg;
     algo_full(&a, "margin-exp", "max", "lbfgsb-line", "binary", NULL);
     bl_model_init(&mo, a.weak.plugin, p.ds.k, p.ds.d, NULL, NULL);
-    cfg = (bl_boost_cfg){&a, 5, 1, NULL, NULL};
+    cfg = (bl_boost_cfg){&a, 5, 1, NULL, NULL, 0};
     cr_assert_eq(bl_boost(&cfg, &p.tv, NULL, NULL, &mo, &cv, &err), -1);
     cr_assert(strstr(err.msg, "coding binary: "), "%s", err.msg);
     bl_model_free(&mo);

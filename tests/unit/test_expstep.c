@@ -951,16 +951,7 @@ Test(margin_exp_pairs, wrong_pairs_row_path)
 
 /* ---- end to end: the engine's AdaBoost with exp-step -------------------------------- */
 
-static bl_registry reg;
-
-static void setup(void)
-{
-    bl_error err;
-    memset(&reg, 0, sizeof reg);
-    cr_assert_eq(bl_registry_load_dir(&reg, BL_BUILD_DIR "/plugins", 1, &err), 0, "%s", err.msg);
-}
-
-static void teardown(void) { bl_registry_free(&reg); }
+TEST_REGISTRY(reg, setup, teardown)
 
 TestSuite(exp_step_engine, .init = setup, .fini = teardown);
 
@@ -1013,7 +1004,7 @@ static void run_engine(const bl_algo_spec *a, bl_dataset *ds, bl_qview *q, int T
     struct bl_train tv;
     bl_train_view(ds, q, &tv);
     bl_model_init(mo, a->weak.plugin, ds->k, ds->d, ds->class_names, ds->feature_names);
-    bl_boost_cfg cfg = {a, T, 1, NULL, NULL};
+    bl_boost_cfg cfg = {a, T, 1, NULL, NULL, 0};
     struct bl_matrix X = {ds->m, ds->d, ds->x};
     cr_assert_eq(bl_boost(&cfg, &tv, &X, ds->y, mo, cv, &err), 0, "%s", err.msg);
 }

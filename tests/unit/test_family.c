@@ -1126,7 +1126,7 @@ static int mo_train(const bl_algo_spec *a, moprob *p, int T, const struct bl_mat
                     const int *yt, bl_model *mo, bl_curve *cv, bl_error *err)
 {
     bl_model_init(mo, a->weak.plugin, p->ds.k, p->ds.d, p->ds.class_names, p->ds.feature_names);
-    bl_boost_cfg cfg = {a, T, 7, NULL, NULL};
+    bl_boost_cfg cfg = {a, T, 7, NULL, NULL, 0};
     return bl_boost(&cfg, &p->tv, Xt, yt, mo, cv, err);
 }
 

@@ -242,16 +242,7 @@ Test(erp, max2_then_the_repartition_rule)
 
 /* ---- in the engine ------------------------------------------------------- */
 
-static bl_registry reg;
-
-static void setup(void)
-{
-    bl_error err;
-    memset(&reg, 0, sizeof reg);
-    cr_assert_eq(bl_registry_load_dir(&reg, BL_BUILD_DIR "/plugins", 1, &err), 0, "%s", err.msg);
-}
-
-static void teardown(void) { bl_registry_free(&reg); }
+TEST_REGISTRY(reg, setup, teardown)
 
 TestSuite(hbengine, .init = setup, .fini = teardown);
 

@@ -14,16 +14,7 @@
 #include "util/rng.h"
 #include "testutil.h"
 
-static bl_registry reg;
-
-static void setup(void)
-{
-    bl_error err;
-    memset(&reg, 0, sizeof reg);
-    cr_assert_eq(bl_registry_load_dir(&reg, BL_BUILD_DIR "/plugins", 1, &err), 0, "%s", err.msg);
-}
-
-static void teardown(void) { bl_registry_free(&reg); }
+TEST_REGISTRY(reg, setup, teardown)
 
 TestSuite(rboost, .init = setup, .fini = teardown);
 

@@ -114,4 +114,18 @@ static inline void test_defaults(const struct bl_plugin *p, union bl_value *v)
     }
 }
 
+/* A suite's registry of the in-tree plugins: the variable REG and the
+ * suite's init and fini functions (TestSuite(name, .init = INIT, .fini =
+ * FINI)).  Needs "plugin/loader.h" (or a header that includes it). */
+#define TEST_REGISTRY(REG, INIT, FINI)                                                        \
+    static bl_registry REG;                                                                   \
+    static void INIT(void)                                                                    \
+    {                                                                                         \
+        bl_error err_;                                                                        \
+        memset(&REG, 0, sizeof REG);                                                          \
+        cr_assert_eq(bl_registry_load_dir(&REG, BL_BUILD_DIR "/plugins", 1, &err_), 0, "%s",  \
+                     err_.msg);                                                               \
+    }                                                                                         \
+    static void FINI(void) { bl_registry_free(&REG); }
+
 #endif

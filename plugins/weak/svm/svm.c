@@ -35,13 +35,14 @@
  * scaling; scaled values are clamped to +-1e100 so huge inputs stay finite.
  *
  * Solvers: SMO (smo.c) with kernel rows from an LRU cache of `cache_mb`
- * megabytes (rows persist across fits: the training set is fixed).  For
- * the linear kernel `solver = auto` runs the same SMO without the cache,
- * computing k(x_i, x_t) = x_i'x_t on the fly over the active (unshrunk)
- * variables only (d multiply-adds each), which is faster for small d; the
- * linear hypothesis stores w = sum_t y_t beta_t x_t and b = -rho.  Kernel
- * hypotheses store their support vectors (scaled), coefficients y_t beta_t
- * and rho.
+ * megabytes (rows persist across fits: the training set is fixed) for the
+ * perceptron and rbf kernels.  The linear kernel (`solver = auto`) goes by
+ * dual coordinate descent (common/dcd.h; see dcd_fit for why and what it
+ * measured), or with `solver = smo` by the same SMO computing x_i'x_t on
+ * the fly over the active variables.  Both modes then re-fit the bias
+ * exactly (best_rho).  The linear hypothesis stores w and b = -rho; kernel
+ * hypotheses their support vectors (scaled), coefficients y_t beta_t and
+ * rho.
  *
  * Text (one line): "kernel=<k> gamma=<g> output=<o> rho=<r> d=<d> scale
  * <a>:<b> ... (d pairs; xs = (x - a) b)" then for linear " w <w_1> ... <w_d>"
@@ -59,6 +60,7 @@
 #include <string.h>
 
 #include "../../common/dcd.h"
+#include "../../common/rawx.h"
 #include "../../common/sbuf.h"
 #include "kernel.h"
 #include "smo.h"
@@ -78,7 +80,7 @@ enum { P_C, P_KERNEL, P_GAMMA, P_EPS, P_MAX_ITER, P_CACHE_MB, P_OUTPUT, P_SCALE,
        P_SHRINKING, P_COUNT };
 enum { OUT_REAL, OUT_SIGN };
 enum { SC_MINMAX, SC_ZSCORE, SC_NONE };
-enum { SOLVER_AUTO, SOLVER_SMO, SOLVER_DCD };
+enum { SOLVER_AUTO, SOLVER_SMO };
 
 static const char *const kernel_names[] = {"linear", "perceptron", "rbf"};
 static const char *const output_names[] = {"real", "sign"};
@@ -99,9 +101,9 @@ static const struct bl_param_spec svm_params[P_COUNT] = {
                   "hypothesis output: s(x), or sign(s(x)) with 0 -> -1"},
     [P_SCALE] = {"scale", BL_PARAM_CHOICE, "minmax", 0, 0, "minmax|zscore|none",
                  "feature scaling from the training set: [-1, 1], mean 0 / sd 1, or none"},
-    [P_SOLVER] = {"solver", BL_PARAM_CHOICE, "auto", 0, 0, "auto|smo|dcd",
-                  "auto: dcd for the linear kernel, else smo; smo: SMO (linear kernel values "
-                  "on the fly); dcd: dual coordinate descent, linear kernel only"},
+    [P_SOLVER] = {"solver", BL_PARAM_CHOICE, "auto", 0, 0, "auto|smo",
+                  "auto: dual coordinate descent for the linear kernel, SMO for the others; "
+                  "smo: SMO always (linear kernel values computed on the fly)"},
     [P_SHRINKING] = {"shrinking", BL_PARAM_BOOL, "true", 0, 0, NULL,
                      "LIBSVM's shrinking of the active set (same optimum, faster)"},
 };
@@ -240,14 +242,8 @@ static void svm_destroy(void *self)
 static void *svm_create(const struct bl_host *host, const union bl_value *params,
                         const struct bl_train *train, char err[BL_ERR_MAX])
 {
-    if (!train->X.x || train->X.m != train->m || train->X.d != train->d) {
-        snprintf(err, BL_ERR_MAX, "the training set has no (matching) raw feature matrix");
+    if (!raw_features_ok(train, err))
         return NULL;
-    }
-    if (train->d == 0) {
-        snprintf(err, BL_ERR_MAX, "the training set has no features");
-        return NULL;
-    }
     struct svm *S = calloc(1, sizeof *S);
     if (!S) {
         snprintf(err, BL_ERR_MAX, "out of memory");
@@ -268,16 +264,10 @@ static void *svm_create(const struct bl_host *host, const union bl_value *params
     if (!(S->C > 0.0) || !isfinite(S->C) || !(S->gamma > 0.0) || !isfinite(S->gamma) ||
         !(S->eps > 0.0) || S->max_iter < 0 || !(S->cache_mb >= 1.0) || S->kernel < 0 ||
         S->kernel > KERN_RBF || S->output < 0 || S->output > OUT_SIGN || S->scale < 0 ||
-        S->scale > SC_NONE || S->solver < 0 || S->solver > SOLVER_DCD) {
+        S->scale > SC_NONE || S->solver < 0 || S->solver > SOLVER_SMO) {
         snprintf(err, BL_ERR_MAX, "invalid parameters (c %g, gamma %g, eps %g, max_iter %lld, "
                  "cache_mb %g: need c > 0, gamma > 0, eps > 0, max_iter >= 0, cache_mb >= 1)",
                  S->C, S->gamma, S->eps, S->max_iter, S->cache_mb);
-        svm_destroy(S);
-        return NULL;
-    }
-    if (S->solver == SOLVER_DCD && S->kernel != KERN_LINEAR) {
-        snprintf(err, BL_ERR_MAX, "solver = dcd works on the linear kernel only (kernel = %s: "
-                 "use solver = smo or auto)", kernel_names[S->kernel]);
         svm_destroy(S);
         return NULL;
     }
