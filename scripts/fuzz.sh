@@ -58,9 +58,14 @@ CORE_SRC=(framework/util/error.c framework/util/fsutil.c framework/util/textio.c
   framework/config/ini.c framework/config/experiment.c framework/config/sweep.c
   framework/plugin/loader.c framework/plugin/params.c
   framework/engine/model.c framework/engine/project.c framework/engine/objective.c)
-# Every plugin of the tree (plugins/ROLE/NAME.c), as the loader finds them.
+# Every plugin of the tree (plugins/ROLE/NAME.c, or a folder
+# plugins/ROLE/NAME/ of sources), as the loader finds them.
 PLUGINS=()
 for f in plugins/*/*.c; do PLUGINS+=("${f#plugins/}"); done
+for f in plugins/*/*/; do
+  [[ ${f%/} == plugins/common* ]] && continue
+  compgen -G "${f}*.c" >/dev/null && PLUGINS+=("${f#plugins/}")
+done
 
 SAN=(-fsanitize=address,undefined -fno-sanitize-recover=undefined)
 CFLAGS=(-g -O1 -fno-omit-frame-pointer -Wall -Wextra -Wno-unknown-pragmas
@@ -100,14 +105,21 @@ build() {
     ar rcs "$BUILD/libcore.a" "${objs[@]}" || return 1
   fi
   local p so
+  local srcs
   for p in "${PLUGINS[@]}"; do
-    so=$BUILD/plugins/${p%.c}.so
+    if [[ $p == */ ]]; then # a folder plugin: all its sources
+      so=$BUILD/plugins/${p%/}.so
+      srcs=(plugins/"$p"*.c)
+    else
+      so=$BUILD/plugins/${p%.c}.so
+      srcs=("plugins/$p")
+    fi
     mkdir -p "$(dirname "$so")" || return 1
-    if stale "$so" "plugins/$p"; then
+    if stale "$so" "${srcs[@]}"; then
       # Plugins are built without OpenMP here; warnings about that are noise.
-      "$CC" "${CFLAGS[@]}" "${PKG_CFLAGS[@]}" -Wno-unused-variable "${SAN[@]}" \
-        -fsanitize=fuzzer-no-link -fPIC \
-        -shared "plugins/$p" -o "$so" -Wl,--as-needed -llbfgsb "${PKG_LIBS[@]}" -lm || return 1
+      "$CC" "${CFLAGS[@]}" "${PKG_CFLAGS[@]}" -Wno-unused-variable -Wno-unknown-pragmas \
+        "${SAN[@]}" -fsanitize=fuzzer-no-link -fPIC \
+        -shared "${srcs[@]}" -o "$so" -Wl,--as-needed -llbfgsb "${PKG_LIBS[@]}" -lm || return 1
     fi
   done
   # A plugin removed from the tree must not linger here (nor the flat
@@ -116,7 +128,7 @@ build() {
   for so in "$BUILD"/plugins/*/*.so; do
     [[ -e $so ]] || continue
     p=${so#"$BUILD"/plugins/}
-    [[ -f plugins/${p%.so}.c ]] || rm -f "$so"
+    [[ -f plugins/${p%.so}.c || -d plugins/${p%.so} ]] || rm -f "$so"
   done
   local r
   for r in csv libsvm idx ini model; do
