@@ -6,10 +6,11 @@
 
   tables.py table2 DIR        Table 2 (linear base learners): test error (%)
   tables.py table3 DIR        Table 3 (perceptron-kernel base learners)
-  tables.py fig2 DIR [PNG]    Fig. 2: training hinge loss, training and test error
-                              per round of each boosting algorithm (mean over the
+  tables.py fig2 DIR [PNG [DATA]]
+                              Fig. 2: training loss, training and test error per
+                              round of each boosting algorithm (mean over the
                               runs), a few rows of numbers, and a gnuplot figure
-                              when PNG is given
+                              when PNG is given (of data set DATA only, if named)
 
 Cells are mean ± std over the runs (the paper's ± on fixed splits is the
 spread of the random algorithms; see the page for what it may mean), with
@@ -69,10 +70,12 @@ def table(d, which):
         print("| %s | %s |" % (data, " | ".join(cells)))
 
 
-def fig2(d, png=None):
+def fig2(d, png=None, only=None):
     db = sqlite3.connect(os.path.join(d, "results.sqlite"))
     series = []
     for data in names(db, "data"):
+        if only and data != only:
+            continue
         for a in names(db, "algo"):
             rows = db.execute(
                 "SELECT c.iter, AVG(c.train_loss), AVG(c.train_err), AVG(c.test_err), COUNT(*) "
@@ -119,6 +122,7 @@ if __name__ == "__main__":
     if len(sys.argv) < 3 or sys.argv[1] not in ("table2", "table3", "fig2"):
         sys.exit(__doc__)
     if sys.argv[1] == "fig2":
-        fig2(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+        fig2(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None,
+             sys.argv[4] if len(sys.argv) > 4 else None)
     else:
         table(sys.argv[2], sys.argv[1])
