@@ -4,8 +4,9 @@
 (docs/results-hingeboost.md) from a results store, with the paper's numbers
 (paper.csv) beside ours.
 
-  tables.py table2 DIR        Table 2 (linear base learners): test error (%)
-  tables.py table3 DIR        Table 3 (perceptron-kernel base learners)
+  tables.py table2 DIR...     Table 2 (linear base learners): test error (%)
+  tables.py table3 DIR...     Table 3 (perceptron-kernel base learners)
+                              (several stores: their runs together)
   tables.py fig2 DIR [PNG [DATA]]
                               Fig. 2: training loss, training and test error per
                               round of each boosting algorithm (mean over the
@@ -24,7 +25,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ORDER = ["ovo", "ova", "ecoc", "erp", "cs", "hingeboost"]
+ORDER = ["ovo", "ova", "ecoc", "erp", "erp-gradient", "cs", "hingeboost", "hingeboost-ova"]
 
 
 def paper(table):
@@ -52,17 +53,20 @@ def names(db, col):
                                      % (col, col))]
 
 
-def table(d, which):
-    db = sqlite3.connect(os.path.join(d, "results.sqlite"))
+def table(dirs, which):
+    dbs = [sqlite3.connect(os.path.join(d, "results.sqlite")) for d in dirs]
     p = paper(which)
-    algos = names(db, "algo")
+    algos, datas = [], []
+    for db in dbs:
+        algos += [a for a in names(db, "algo") if a not in algos]
+        datas += [x for x in names(db, "data") if x not in datas]
     algos = [a for a in ORDER if a in algos] + [a for a in algos if a not in ORDER]
     print("| data | " + " | ".join("%s (ours / paper)" % a for a in algos) + " |")
     print("|---|" + "---|" * len(algos))
-    for data in names(db, "data"):
+    for data in datas:
         cells = []
         for a in algos:
-            v = [r[0] * 100 for r in db.execute(
+            v = [r[0] * 100 for db in dbs for r in db.execute(
                 "SELECT test_err FROM runs WHERE data = ? AND algo = ? ORDER BY rep", (data, a))]
             m, sd = mean_sd(v)
             ours = "-" if m is None else "%.2f ± %.2f (%d)" % (m, sd, len(v))
@@ -125,4 +129,4 @@ if __name__ == "__main__":
         fig2(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None,
              sys.argv[4] if len(sys.argv) > 4 else None)
     else:
-        table(sys.argv[2], sys.argv[1])
+        table(sys.argv[2:], sys.argv[1])

@@ -486,6 +486,11 @@ static int fit_code(run *r, const bl_algo_spec *a, const struct bl_train *tr, si
 {
     char msg[BL_ERR_MAX] = "";
     encode(r->G, tr->m, tr->k, r->M, c, r->Gc);
+    if (r->cwants & BL_CODING_IGNORE_ZERO)
+        for (size_t i = 0; i < tr->m; i++)
+            for (size_t j = 0; j < c; j++)
+                if (r->M[(size_t)tr->y[i] * c + j] == 0.0)
+                    r->Gc[i * c + j] = 0.0;
     req->G = r->Gc;
     req->c = c;
     req->label = req->margin = NULL;

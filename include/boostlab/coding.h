@@ -62,9 +62,15 @@ struct bl_coding_ops {
 };
 
 enum bl_coding_wants {
-    BL_CODING_PAIRS = 1 /* code() and recolor() get the loss's pair weights
-                           (loss.h pair_weights; max(0, dL/dF) off the true
-                           class when it has none) as their G/P, m x k   */
+    BL_CODING_PAIRS = 1,      /* code() and recolor() get the loss's pair
+                                 weights (loss.h pair_weights; max(0, dL/dF)
+                                 off the true class when it has none) as
+                                 their G/P, m x k                           */
+    BL_CODING_IGNORE_ZERO = 2 /* in column j, examples whose class has
+                                 M[y_i][j] = 0 get weight 0 (the ternary
+                                 codes' "ignore"; by default they keep their
+                                 part of G M, the loss's gradient along the
+                                 term)                                      */
 };
 
 enum bl_recolor { BL_RECOLOR_DONE = 0, BL_RECOLOR_KEEP = 1, BL_RECOLOR_REFIT = 2 };

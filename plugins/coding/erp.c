@@ -26,10 +26,12 @@
  *
  * With the engine, the step is then the exact line search of the loss along
  * the new column (solver exp-step: AdaBoost.ECC's 1/2 ln((1-e)/e) form for
- * sign outputs, spec §3.3), and the two-class fit sees the dual weights
- * through the partial column, G M (uncoloured classes' examples included
- * with their own pull, the loss's exact gradient along the term; LEMGA
- * trains on the two coloured classes only).
+ * sign outputs, spec §3.3).  The two-class fit sees the dual weights through
+ * the partial column on the two coloured classes' examples only, as LEMGA
+ * trains (BL_CODING_IGNORE_ZERO).  A second descriptor, "erp-gradient",
+ * is the same coding without that flag: the fit then sees G M on every
+ * example, the loss's exact gradient along the partial term, where the
+ * uncoloured classes' examples pull too.
  */
 #include <boostlab/boostlab.h>
 
@@ -186,6 +188,15 @@ static const struct bl_coding_ops erp_ops = {
     .destroy = erp_destroy,
     .max_columns = erp_max_columns,
     .code = erp_code,
+    .wants = BL_CODING_PAIRS | BL_CODING_IGNORE_ZERO,
+    .recolor = erp_recolor,
+};
+
+static const struct bl_coding_ops erp_gradient_ops = {
+    .create = erp_create,
+    .destroy = erp_destroy,
+    .max_columns = erp_max_columns,
+    .code = erp_code,
     .wants = BL_CODING_PAIRS,
     .recolor = erp_recolor,
 };
@@ -194,13 +205,23 @@ static const struct bl_plugin erp_plugin = {
     .sdk_version = BL_SDK_VERSION,
     .role = BL_ROLE_CODING,
     .name = "erp",
-    .doc = "AdaBoost.ERP coloring: two classes by max-cut (or at random), re-partitioned from the weak learner's outputs",
+    .doc = "AdaBoost.ERP coloring: two classes by max-cut (or at random), trained on those two, re-partitioned from the weak learner's outputs",
     .params = erp_params,
     .nparams = P_COUNT,
     .ops = &erp_ops,
 };
 
-static const struct bl_plugin *const erp_plugins[] = {&erp_plugin, NULL};
+static const struct bl_plugin erp_gradient_plugin = {
+    .sdk_version = BL_SDK_VERSION,
+    .role = BL_ROLE_CODING,
+    .name = "erp-gradient",
+    .doc = "erp, but the two-class fit sees G M on every example (the loss's gradient along the partial column)",
+    .params = erp_params,
+    .nparams = P_COUNT,
+    .ops = &erp_gradient_ops,
+};
+
+static const struct bl_plugin *const erp_plugins[] = {&erp_plugin, &erp_gradient_plugin, NULL};
 
 BL_EXPORT const struct bl_plugin *const *BL_PLUGIN_ENTRY(const struct bl_host *host);
 
