@@ -507,7 +507,11 @@ static int fit_code(run *r, const bl_algo_spec *a, const struct bl_train *tr, si
 
 /* The coded weak step: fit on the coding's M, then let the coding
  * re-colour its column and fit again as long as it asks (HingeBoost.OC's
- * block coordinate descent, spec §2.7 lines 4-9; ERP's re-partition). */
+ * block coordinate descent, spec §2.7 lines 4-9; ERP's re-partition).
+ * Without a solver the term goes in at the shrinkage step, so each (fit,
+ * column) pair has a known training loss, trial_code: the round keeps the
+ * best one, not necessarily the last (a refit on a re-coloured column can
+ * come out worse, e.g. an SVM that finds nothing on it). */
 static int fit_learned(run *r, const bl_algo_spec *a, const struct bl_train *tr, size_t c,
                        const double *P, struct bl_fit_request *req,
                        struct bl_fit_result *res, bl_error *err)
@@ -516,23 +520,74 @@ static int fit_learned(run *r, const bl_algo_spec *a, const struct bl_train *tr,
         return -1;
     if (!r->recolor)
         return 0;
+    size_t m = tr->m, k = tr->k;
+    int keep_best = !r->so && c == 1;
+    struct bl_fit_result best = {0};
+    double best_loss = HUGE_VAL, *best_out = NULL, *best_M = NULL;
     char msg[BL_ERR_MAX] = "";
+    int rc = 0;
     for (int refits = 0;; refits++) {
         if (res->outdim != c)
-            return 0; /* the caller reports it */
-        int rc = r->recolor(r->coding, tr->y, tr->m, P, r->out, trial_code, r, r->M, c, msg);
+            break; /* the caller reports it */
+        rc = r->recolor(r->coding, tr->y, m, P, r->out, trial_code, r, r->M, c, msg);
         if (rc < 0 || rc > BL_RECOLOR_REFIT) {
-            r->wo->free_hyp(res->hyp);
-            res->hyp = NULL;
-            return bl_errf(err, "coding %s: %s", a->coding.plugin->name,
-                           rc < 0 ? msg : "recolor returned an unknown code");
+            rc = bl_errf(err, "coding %s: %s", a->coding.plugin->name,
+                         rc < 0 ? msg : "recolor returned an unknown code");
+            break;
         }
-        if (rc != BL_RECOLOR_REFIT || refits == 64)
-            return 0;
-        r->wo->free_hyp(res->hyp);
-        if (fit_code(r, a, tr, c, req, res, err) < 0)
-            return -1;
+        if (keep_best) {
+            double L = trial_code(r, r->M);
+            if (L < best_loss) { /* this pair is the best so far: keep it */
+                if (best.hyp)
+                    r->wo->free_hyp(best.hyp);
+                if (!best_out) {
+                    best_out = bl_xmalloc(m * sizeof *best_out);
+                    best_M = bl_xmalloc(k * sizeof *best_M);
+                }
+                best = *res;
+                best_loss = L;
+                memcpy(best_out, r->out, m * sizeof *best_out);
+                memcpy(best_M, r->M, k * sizeof *best_M);
+                res->hyp = NULL; /* owned by best now */
+            }
+        }
+        rc = rc == BL_RECOLOR_REFIT && refits < 64;
+        if (!rc)
+            break;
+        if (res->hyp)
+            r->wo->free_hyp(res->hyp);
+        res->hyp = NULL;
+        if (fit_code(r, a, tr, c, req, res, err) < 0) {
+            rc = -1;
+            break;
+        }
     }
+    if (best.hyp) { /* the round's answer is the best pair */
+        if (res->hyp)
+            r->wo->free_hyp(res->hyp);
+        if (rc < 0) {
+            r->wo->free_hyp(best.hyp);
+        } else {
+            *res = best;
+            res->out = r->out;
+            memcpy(r->out, best_out, m * sizeof *best_out);
+            memcpy(r->M, best_M, k * sizeof *best_M);
+            /* the learner's edge was for its own column; the kept pair's
+             * gain, L(F) - L(F + term), is the round's progress (so the
+             * stopping rule fires when no pair lowered the loss) */
+            double *zero = bl_xcalloc(k, sizeof *zero);
+            double gain = trial_code(r, zero) - best_loss;
+            free(zero);
+            if (gain > res->edge)
+                res->edge = gain;
+        }
+    } else if (rc < 0 && res->hyp) {
+        r->wo->free_hyp(res->hyp);
+        res->hyp = NULL;
+    }
+    free(best_out);
+    free(best_M);
+    return rc < 0 ? -1 : 0;
 }
 
 /* ---- RandomBoost (SDK 1.5, project.h) ----------------------------------- */

@@ -28,10 +28,12 @@
  * Stall rule (ours): at F = 0 with the 0-1 cost an example's hinge loss
  * can only fall if its class is alone in its colour (spec §2.9 item 3), so
  * a balanced max-cut coloring gives every target margin <= 0 and the SVM
- * answers g = 0; then nothing would ever change.  When the learner answers
- * 0 on every example, the column becomes, once per iteration, the
- * one-vs-all column of the class with the most hinge loss, and the learner
- * is fitted again (not counted in `inner`).
+ * answers g = 0; then nothing would ever change (and later rounds can
+ * stall the same way).  When no fit of a round, re-coloured by ICM, has
+ * lowered the training loss, the column becomes the one-vs-all column of
+ * the class with the most hinge loss, and the learner is fitted again (not
+ * counted in `inner`); while that gains nothing, the next class by hinge
+ * loss, up to all k.  The engine keeps the round's best fit.
  *
  * Open points chosen (spec §7): candidates are i.i.d. uniform +-1 per class
  * with constant ones redrawn (sample = half: exactly floor(k/2) classes +1);
@@ -71,7 +73,8 @@ static const struct bl_param_spec mc_params[P_COUNT] = {
 
 struct mc {
     size_t k, ncand, inner, fits;
-    int stalled;       /* this iteration already fell back once */
+    int stalled;       /* stall fallbacks this iteration (at most k) */
+    double round_best; /* the lowest trial loss of this iteration's fits */
     int ova, freeze, half, rorder;
     size_t t;          /* iterations coded so far */
     uint64_t rng;      /* this iteration's stream (ICM order) */
@@ -166,6 +169,7 @@ static int mc_code(void *self, const int *y, size_t m, const double *P, uint64_t
     size_t k = C->k, t = C->t++;
     C->fits = 0;
     C->stalled = 0;
+    C->round_best = HUGE_VAL;
     C->rng = seed;
     *c = 1;
     if (C->ova && t < k) {
@@ -195,11 +199,12 @@ static int mc_code(void *self, const int *y, size_t m, const double *P, uint64_t
     return 0;
 }
 
-/* The stall rule: the class whose examples carry the most pair weight,
- * sum_{i: y_i = c} max_r P_ir (for the hinge loss: the most hinge loss). */
-static size_t worst_class(const struct mc *C, const int *y, size_t m, const double *P)
+/* The stall rule's classes: the n-th (from 0) by the pair weight its
+ * examples carry, sum_{i: y_i = c} max_r P_ir (for the hinge loss: their
+ * hinge loss), largest first, ties to the lower class. */
+static size_t worst_class(const struct mc *C, const int *y, size_t m, const double *P, size_t n)
 {
-    size_t k = C->k, worst = 0;
+    size_t k = C->k;
     double *mass = C->W; /* free after code() */
     memset(mass, 0, k * sizeof *mass);
     for (size_t i = 0; i < m; i++) {
@@ -209,16 +214,26 @@ static size_t worst_class(const struct mc *C, const int *y, size_t m, const doub
                 top = P[i * k + r];
         mass[y[i]] += top;
     }
-    for (size_t r = 1; r < k; r++)
-        if (mass[r] > mass[worst])
-            worst = r;
-    return worst;
+    for (size_t r = 0; r < k; r++)
+        C->perm[r] = r;
+    for (size_t a = 0; a <= n && a < k; a++) { /* selection: the first n + 1 places */
+        size_t best = a;
+        for (size_t b = a + 1; b < k; b++)
+            if (mass[C->perm[b]] > mass[C->perm[best]] ||
+                (mass[C->perm[b]] == mass[C->perm[best]] && C->perm[b] < C->perm[best]))
+                best = b;
+        size_t t = C->perm[a];
+        C->perm[a] = C->perm[best];
+        C->perm[best] = t;
+    }
+    return C->perm[n < k ? n : k - 1];
 }
 
 static int mc_recolor(void *self, const int *y, size_t m, const double *P, const double *g,
                       double (*trial)(void *ctx, const double *M), void *ctx, double *M,
                       size_t c, char err[BL_ERR_MAX])
 {
+    (void)g;
     struct mc *C = self;
     size_t k = C->k;
     if (c != 1) {
@@ -226,22 +241,6 @@ static int mc_recolor(void *self, const int *y, size_t m, const double *P, const
         return -1;
     }
     C->fits++;
-    /* A learner that answers 0 everywhere (HingeBoost.OC's SVM when every
-     * target margin is <= 0, e.g. at F = 0 with no class alone in its
-     * colour: spec §2.9 item 3) leaves ICM nothing to compare.  Fall back,
-     * once, to the one-vs-all column of the worst-handled class, where
-     * that class's examples have margin > 0. */
-    size_t nz = 0;
-    for (size_t i = 0; i < m; i++)
-        nz += g[i] != 0.0;
-    if (nz == 0 && !C->stalled) {
-        C->stalled = 1;
-        size_t w = worst_class(C, y, m, P);
-        for (size_t r = 0; r < k; r++)
-            M[r] = r == w ? 1.0 : -1.0;
-        C->fits--; /* the fallback fit does not count against inner */
-        return BL_RECOLOR_REFIT;
-    }
     if (C->freeze && C->ova && C->t <= k)
         return BL_RECOLOR_DONE;
     double cur = trial(ctx, M);
@@ -273,9 +272,31 @@ static int mc_recolor(void *self, const int *y, size_t m, const double *P, const
             }
         }
     } while (swept);
-    if (!changed)
-        return BL_RECOLOR_DONE;
-    return C->fits < C->inner ? BL_RECOLOR_REFIT : BL_RECOLOR_KEEP;
+    if (cur < C->round_best)
+        C->round_best = cur;
+    if (changed && C->fits < C->inner)
+        return BL_RECOLOR_REFIT;
+    /* The round ends here.  The stall rule: when none of its fits, even
+     * re-coloured, lowered the loss (HingeBoost.OC's SVM when every target
+     * margin is <= 0, e.g. at F = 0 with no class alone in its colour: spec
+     * §2.9 item 3; or later, when the max-cut coloring asks for nothing the
+     * learner can give), the column becomes the one-vs-all column of the
+     * worst-handled class, where that class's examples have margin > 0,
+     * and the learner is fitted again (the engine keeps the round's best
+     * fit); while that gains nothing either, the next worst class, up to
+     * all k.  The loss without the term is
+     * trial() of an all-zero column. */
+    if ((size_t)C->stalled < k) {
+        memset(C->mu, 0, k * sizeof *C->mu);
+        double L0 = trial(ctx, C->mu);
+        if (!(C->round_best < L0 - 1e-9 * (1.0 + fabs(L0)))) {
+            size_t w = worst_class(C, y, m, P, (size_t)C->stalled++);
+            for (size_t r = 0; r < k; r++)
+                M[r] = r == w ? 1.0 : -1.0;
+            return BL_RECOLOR_REFIT;
+        }
+    }
+    return changed ? BL_RECOLOR_KEEP : BL_RECOLOR_DONE;
 }
 
 static const struct bl_coding_ops mc_ops = {

@@ -184,7 +184,7 @@ static double trial_zero(void *ctx, const double *M)
     return 1.0;
 }
 
-Test(maxcut, one_vs_all_start_and_the_stall_rule)
+Test(maxcut, one_vs_all_start_and_the_stall_rule_over_the_classes)
 {
     const struct bl_plugin *p = coding("plugins/coding/maxcut", "maxcut");
     const struct bl_coding_ops *o = p->ops;
@@ -201,11 +201,14 @@ Test(maxcut, one_vs_all_start_and_the_stall_rule)
             cr_assert_eq(M[r], r == t ? 1.0 : -1.0, "iteration %d", t + 1);
     }
     cr_assert_eq(o->code(C, y, 4, P, 9, M, &c, err), 0); /* the max-cut column */
-    /* the learner answered 0 everywhere: one-vs-all of the worst class, refit */
-    cr_assert_eq(o->recolor(C, y, 4, P, g, trial_zero, NULL, M, 1, err), BL_RECOLOR_REFIT);
-    for (int r = 0; r < 4; r++)
-        cr_assert_eq(M[r], r == 2 ? 1.0 : -1.0);
-    /* only once per iteration */
+    /* no fit lowers the loss: one-vs-all of the worst class, refit; then of
+     * the next classes by hinge loss (ties to the lower class); then done */
+    const int order[4] = {2, 0, 1, 3};
+    for (int n = 0; n < 4; n++) {
+        cr_assert_eq(o->recolor(C, y, 4, P, g, trial_zero, NULL, M, 1, err), BL_RECOLOR_REFIT);
+        for (int r = 0; r < 4; r++)
+            cr_assert_eq(M[r], r == order[n] ? 1.0 : -1.0, "fallback %d, class %d", n + 1, r);
+    }
     cr_assert_eq(o->recolor(C, y, 4, P, g, trial_zero, NULL, M, 1, err), BL_RECOLOR_DONE);
     o->destroy(C);
 }
