@@ -832,8 +832,9 @@ static const struct bl_plugin svm_plugin = {
     .sdk_version = BL_SDK_VERSION,
     .role = BL_ROLE_WEAK,
     .name = NAME,
-    .doc = "binary kernel SVM by SMO (linear, perceptron, rbf): per-example target margins "
-           "(HingeBoost.OC, BL_NEEDS_MARGINS) or one weight column (weighted C-SVC)",
+    .doc = "binary SVM, linear, perceptron or rbf kernel (our SMO; dual coordinate descent for "
+           "large linear problems): per-example target margins (HingeBoost.OC, "
+           "BL_NEEDS_MARGINS) or one weight column (weighted C-SVC)",
     .params = svm_params,
     .nparams = P_COUNT,
     .ops = &svm_ops,
