@@ -835,6 +835,12 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
     int rc = 0;
     double L = cs ? r.coded(r.loss, r.Y, m, r.nc, r.f, r.grad)
                   : r.lo->eval(r.loss, tr->y, m, k, r.F, r.grad);
+    if (!isfinite(L)) {
+        free(touts);
+        run_free(&r, 0);
+        return bl_errf(err, "loss %s is %g at F = 0 (for %zu classes; see its message above)",
+                       a->loss.plugin->name, L, k);
+    }
     cv->train_loss0 = L;
     double prev_opt = L;
     cv->train_err0 = bl_error_rate(r.F, tr->y, m, k);
