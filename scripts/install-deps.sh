@@ -15,6 +15,10 @@ PACKAGES=(
   libglpk-dev       # StructBoost's master linear programs
   liblinear-dev     # linear SVM baselines (ova-svm, method svm)
   libsvm-dev        # kernel SVM baselines (method svm: one-vs-one, kernels)
+  libpng-dev libjpeg-dev  # vision tasks: image files
+  libvlfeat-dev     # vision tasks: HOG, LBP, SLIC super-pixels
+  libmaxflow-dev g++  # CRF segmentation: Boykov-Kolmogorov graph cuts (C++)
+  python3-skimage   # vision tasks: the real images the benchmark scenes are built from
   libopenmpi-dev openmpi-bin  # optional: `mpirun boostlab run` over ranks
   gnuplot-nox       # plots of `boostlab report`
   help2man          # man pages from --help
