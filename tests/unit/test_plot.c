@@ -116,13 +116,6 @@ static int svg_has(const char *name, const char *needle)
     return found;
 }
 
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* An executable shell script in bindir, for fake gnuplot programs. */
 static const char *fake_gnuplot(const char *body)
 {
@@ -192,9 +185,7 @@ Test(plot, lines_basic)
                       {.name = "SAMME", .n = N, .x = x, .y = y2, .ylo = lo, .yhi = hi}};
     bl_lineplot p = {"Test error", "iterations", "test error", 1, 0, s, 2};
     bl_error err = {{0}};
-    double t = seconds();
     cr_assert_eq(bl_plot_lines(&p, path_in("lines"), &err), 0, "%s", err.msg);
-    cr_assert_lt(seconds() - t, 3.0, "plotting is too slow");
     check_outputs("lines");
     cr_assert_eq(count_files(dir), 2);
     cr_assert(svg_has("lines", "AdaBoost.MH"));
@@ -332,12 +323,10 @@ Test(plot, boundary)
     cr_assert_eq(count_files(dir), 4);
 }
 
-Test(plot, big_boundary_is_fast)
+Test(plot, big_boundary)
 {
     bl_error err = {{0}};
-    double t = seconds();
     cr_assert_eq(big_boundary(&err), 0, "%s", err.msg);
-    cr_assert_lt(seconds() - t, 3.0, "plotting is too slow");
     check_outputs("big");
 }
 
