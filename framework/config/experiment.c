@@ -121,8 +121,8 @@ static char *variant_sweep(const char *name)
 static const char *const algo_keys =
     "recipe, loss, weak, solver, coding, nu, shrinkage, eps, loss_tol, nonneg, iterations, loss.*, "
     "weak.*, solver.*, coding.*, cv.*, cv_folds, cv_iterations, skip_data, task, task.*, method, "
-    "formulation, C, eps_cp, eps_cg, projection, projection.*, project, rel_tol, scheme, kernel, "
-    "gamma, scale";
+    "formulation, C, eps_cp, eps_cg, nonneg_views, projection, projection.*, project, rel_tol, "
+    "scheme, kernel, gamma, scale";
 
 const char *const bl_method_names[5] = {"boost", "structboost", "ssvm", "ova-svm", "svm"};
 
@@ -277,6 +277,11 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
         return parse_real(value, 0, HUGE_VAL, &a->eps_cp, err);
     if (!strcmp(key, "eps_cg"))
         return parse_real(value, 0, HUGE_VAL, &a->eps_cg, err);
+    if (!strcmp(key, "nonneg_views")) {
+        free(a->nonneg_views);
+        a->nonneg_views = value[0] ? bl_strdup(value) : NULL;
+        return 0;
+    }
     if (!strcmp(key, "skip_data")) {
         free(a->skip_data);
         a->skip_data = bl_strdup(value);
@@ -1129,6 +1134,7 @@ void bl_algo_free(bl_algo_spec *a)
     free(a->cv_label);
     free(a->cv_lines);
     free(a->skip_data);
+    free(a->nonneg_views);
     memset(a, 0, sizeof *a);
 }
 
@@ -1225,6 +1231,8 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
         fprintf(f, "C = %.17g\n", a->C);
         if (a->method != BL_METHOD_OVA_SVM)
             fprintf(f, "eps_cp = %.17g\n", a->eps_cp);
+        if (a->nonneg_views)
+            fprintf(f, "nonneg_views = %s\n", a->nonneg_views);
         if (a->method == BL_METHOD_STRUCTBOOST)
             fprintf(f, "formulation = %s\neps_cg = %.17g\n", a->mslack ? "m-slack" : "1-slack",
                     a->eps_cg);
