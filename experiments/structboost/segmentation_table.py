@@ -30,14 +30,18 @@ def main():
             cell[({"adaboost": "AdaBoost", "svm": "SVM"}[r[0]], c)] = (v, "")
     for r in runs:
         algo = r["algo"]
-        for name, key in (("StructBoost", "structboost-"), ("SSVM", "ssvm-")):
-            if algo.startswith(key):
+        for name, key in (("StructBoost", "structboost-pv-"),
+                          ("StructBoost, best column", "structboost-"), ("SSVM", "ssvm-")):
+            if algo.startswith(key) and (key != "structboost-" or "-pv-" not in algo):
                 v = {k: m["test"] for k, m in r["metrics"].items()}
                 kv = dict(l.split(" = ", 1) for l in (r.get("params") or "").splitlines()
                           if " = " in l)
-                info = "C = %s, %d iterations" % (kv.get("C", "?"), r["iterations"])
+                info = "%s (held-out IoU error %s), %d iterations, %d columns / cuts" % (
+                    kv.get("cv_chosen", "C = " + kv.get("C", "?")), kv.get("cv_error", "-"),
+                    r["iterations"], r["trees"])
                 cell[(name, r["data"])] = (v, info)
-    methods = ["AdaBoost", "SVM", "SSVM", "StructBoost"]
+                break
+    methods = ["AdaBoost", "SVM", "SSVM", "StructBoost, best column", "StructBoost"]
     for title, m, f, b in (("Intersection / union", "iou_mean", "iou_fg", "iou_bg"),
                            ("Pixel accuracy", "acc_mean", "acc_fg", "acc_bg")):
         print("%s, mean (foreground, background) %%, test images:\n" % title)

@@ -17,7 +17,7 @@
  *                           weak.P, solver.P, coding.P, cv.KEY,
  *                           cv_folds, cv_iterations, skip_data,
  *                           task, task.P, method, formulation, C, eps_cp,
- *                           eps_cg, nonneg_views, projection, projection.P, project,
+ *                           eps_cg, columns, nonneg_views, projection, projection.P, project,
  *                           rel_tol, scheme, kernel, gamma, scale
  *
  * A recipe file configs/NAME.ini holds one [recipe] section with the
@@ -106,6 +106,7 @@ typedef struct bl_algo_spec {
     bl_paramset task;           /* plugin NULL when there is no task      */
     int method;                 /* BL_METHOD_*                            */
     int mslack;                 /* formulation = m-slack                  */
+    int per_view;               /* structboost: columns = per-view        */
     double C, eps_cp, eps_cg;   /* spec §2.5                              */
     int C_given;                /* C was set (method svm defaults to 1)   */
     /* method = svm: the multi-class SVM baselines (hingeboost-oc §3.5-3.8).

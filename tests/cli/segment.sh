@@ -35,7 +35,7 @@ done
 cat >"$TMP/seg.ini" <<INI
 [experiment]
 iterations = 15
-output = $TMP/out
+output = $TMP/res
 [data horse]
 file = $TMP/p/train.csv
 test_file = $TMP/p/test.csv
@@ -44,6 +44,10 @@ label = set
 recipe = structboost-crf
 task.dir = p
 task.pred_out = $TMP/pred-sb
+[algorithm sbpv]
+recipe = structboost-crf
+columns = per-view
+task.dir = p
 [algorithm ssvm]
 recipe = ssvm-crf
 iterations = 200
@@ -52,7 +56,7 @@ INI
 # task.dir is relative to the INI: run from elsewhere
 (cd / && "$BL" run "$TMP/seg.ini" >"$TMP/run.out" 2>"$TMP/run.err") ||
   fail "run: $(tail -3 "$TMP/run.err")"
-"$BL" results "$TMP/out" -f json >"$TMP/runs.json" || fail "results"
+"$BL" results "$TMP/res" -f json >"$TMP/runs.json" || fail "results"
 # all-background labelling: IoU fg 0, IoU bg = background share of the test pixels
 python3 - "$TMP/p" "$TMP/runs.json" <<'PY' || fail "StructBoost does not beat all-background"
 import json, sys
@@ -68,7 +72,12 @@ m = {r["algo"]: r["metrics"] for r in runs}
 sb = m["sb"]["iou_mean"]["test"]
 print("all-background %.3f, StructBoost %.3f, SSVM %.3f" % (trivial, sb, m["ssvm"]["iou_mean"]["test"]))
 assert sb > trivial + 0.05, (sb, trivial)
-assert m["sb"]["nonsubmodular"]["test"] == 0 and m["ssvm"]["nonsubmodular"]["test"] == 0
+assert m["sbpv"]["iou_mean"]["test"] > trivial + 0.05
+for a in ("sb", "sbpv", "ssvm"):
+    assert m[a]["nonsubmodular"]["test"] == 0 and m[a]["nonsubmodular"]["train"] == 0, a
+# per-view adds up to one column per view and iteration
+n = {r["algo"]: (r["iterations"], r["trees"]) for r in runs}
+assert n["sb"][1] == n["sb"][0] and n["sbpv"][0] < n["sbpv"][1] <= 2 * n["sbpv"][0], n
 PY
 [[ -s $TMP/pred-sb/0001.lab ]] || fail "pred_out wrote no labels"
 "$BL" segment figure "$TMP/p" "$TMP/a" 1 "$TMP/fig.png" SB="$TMP/pred-sb" >/dev/null ||
@@ -87,5 +96,11 @@ sed -e "s#task.dir = p#task.dir = bad#" -e "s#output = .*#output = $TMP/out2#" \
 expect_fail 1 "0000.crf:5: field F1" -- "$BL" run "$TMP/bad.ini"
 sed -e "s#task.dir = p#task.dirx = p#" -e "s#output = .*#output = $TMP/out3#" \
   "$TMP/seg.ini" >"$TMP/badkey.ini"
-expect_fail 2 "dirx" -- "$BL" run "$TMP/badkey.ini"
+expect_fail 1 "dirx" -- "$BL" run "$TMP/badkey.ini"
+sed -e "s#^iterations = 200#nonneg_views = nosuch#" -e "s#output = .*#output = $TMP/out4#" \
+  "$TMP/seg.ini" >"$TMP/badview.ini"
+expect_fail 1 "has no view 'nosuch'" -- "$BL" run "$TMP/badview.ini"
+sed -e "s#^columns = per-view#columns = sometimes#" -e "s#output = .*#output = $TMP/out5#" \
+  "$TMP/seg.ini" >"$TMP/badcols.ini"
+expect_fail 1 "expected best or per-view" -- "$BL" run "$TMP/badcols.ini"
 finish
