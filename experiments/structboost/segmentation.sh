@@ -23,6 +23,7 @@ for c in horse vehicle person; do
         "$B" segment figure "$R/prep/$c" "$R/sets/$c" "$id" \
             "docs/figures/structboost/seg-$c-$id.png" \
             AdaBoost="$R/prep/$c/pred-adaboost" SVM="$R/prep/$c/pred-svm" \
-            SSVM="$R/pred/ssvm-$c" StructBoost="$R/pred/structboost-$c"
+            SSVM="$R/pred/ssvm-$c" StructBoost-best="$R/pred/structboost-$c" \
+            StructBoost="$R/pred/structboost-pv-$c"
     done
 done

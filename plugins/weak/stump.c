@@ -43,13 +43,16 @@
  *         sides, i.e. (c/(c-1)) (max L + max R - max T), clamped at 0 (it is
  *         >= 0 up to rounding): 0 means no split helps, so the engine's
  *         `edge <= nu` stop means exactly that.
- * Output (criterion max only): `output = pm1` (the default) is the above;
- * `output = 01` is the {0,1} stump g(x) = (1 + h(x)) / 2, i.e. [x_f > t]
- * (pol +1) or [x_f <= t or NaN] (pol -1), which the CRF task's pairwise
- * terms need (non-negative outputs keep the energy submodular, spec §4.6).
- * Its score sum_i G_i g(x_i) = (T + pol * score) / 2, T = sum_i G_i, so the
- * best {0,1} stump is the best +-1 stump of criterion max: same search,
- * outputs mapped, edge (T + |score|) / 2.
+ * Output (criterion max; the other criteria ignore it): `output = pm1` (the
+ * default) is the above; `output = 01` is the {0,1} stump g(x) = (1 + h(x)) / 2,
+ * i.e. [x_f > t] (pol +1) or [x_f <= t or NaN] (pol -1), which the CRF
+ * task's pairwise terms need (non-negative outputs keep the energy
+ * submodular, spec §4.6).  Its score sum_i G_i g(x_i) = (T + pol * score) / 2,
+ * T = sum_i G_i, so for one column the best {0,1} stump is the best +-1 stump:
+ * same search, outputs mapped, edge the largest column score of the mapped
+ * outputs.  When that is negative (every non-constant {0,1} stump
+ * correlates negatively, e.g. all G < 0) the answer is the zero function,
+ * written t=inf, with edge 0: StructBoost then has no column to add.
  *
  * The search is exact over every cut of the quantized view: per feature one
  * pass builds hist[b][r] = sum_{i in bin b} G_ir, then a prefix scan gives
@@ -106,8 +109,8 @@ static const struct bl_param_spec stump_params[P_COUNT] = {
                      "max: max_r |score_r| (rule (10)); l2: sqrt(sum_r score_r^2); each: a stump "
                      "per column; vote: AdaBoost.MH shared split + votes; leafclass: SAMME class per side"},
     [P_OUTPUT] = {"output", BL_PARAM_CHOICE, "pm1", 0, 0, "pm1|01",
-                  "pm1: outputs -1/+1; 01: outputs 0/1, (1 + h) / 2 (criterion max only; the "
-                  "CRF task's submodular pairwise terms)"},
+                  "pm1: outputs -1/+1; 01: outputs 0/1, (1 + h) / 2, for criterion max (the CRF "
+                  "task's submodular pairwise terms; the other criteria ignore it)"},
 };
 
 /* ---- hypotheses ---------------------------------------------------------- */
@@ -250,11 +253,6 @@ static void *stump_create(const struct bl_host *host, const union bl_value *para
         return NULL;
     }
     S->zo = params ? params[P_OUTPUT].choice == 1 : 0;
-    if (S->zo && S->criterion != CRIT_MAX) {
-        snprintf(err, BL_ERR_MAX, "output = 01 needs criterion = max (a single {0,1} stump)");
-        stump_destroy(S);
-        return NULL;
-    }
     S->nthreads = host && host->threads > 0 ? host->threads : 1;
     S->best = malloc((train->d ? train->d : 1) * sizeof *S->best);
     S->split_ok = calloc((train->d ? train->d : 1) * MAXBINS, 1);
@@ -556,16 +554,32 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
             return -1;
         }
         h->s = (struct split1){bf, t, B->pol};
-        h->zo = S->zo;
+        h->zo = S->zo && crit == CRIT_MAX;
         double pos = (double)h->s.pol, neg = -pos;
-        if (h->zo)
+        if (h->zo) {
+            /* {0,1}: score_r = (T_r + pol score_r(+-1)) / 2, the edge their
+             * maximum; when it is negative the zero function (t = +inf) is
+             * the best {0,1} answer, with edge 0 */
             pos = pos > 0 ? 1.0 : 0.0, neg = 1.0 - pos;
+            double e = -INFINITY;
+            for (size_t r = 0; r < c; r++) {
+                double sr = 0.0;
+                for (size_t i = 0; i < m; i++)
+                    sr += G[i * c + r] * (bins[i] > bb ? pos : neg);
+                e = sr > e ? sr : e;
+            }
+            if (!(e >= 0.0)) {
+                h->s = (struct split1){bf, INFINITY, 1};
+                pos = neg = 0.0, e = 0.0;
+            }
+            be = e;
+        }
         if (res->out)
             for (size_t i = 0; i < m; i++)
                 res->out[i] = bins[i] > bb ? pos : neg;
         res->hyp = h;
         res->outdim = 1;
-        res->edge = crit == CRIT_L2 ? sqrt(be) : h->zo ? (T[0] + be) / 2 : be;
+        res->edge = crit == CRIT_L2 ? sqrt(be) : be;
         return 0;
     }
 
