@@ -337,7 +337,7 @@ static int seg_figure(int argc, char **argv)
     if (rc == 0) {
         memset(strip.px, 255, (size_t)strip.w * strip.h * 3);
         unsigned char *fg = bl_xcalloc((size_t)w * h, 1), *y = bl_xcalloc(n, 1);
-        paint(&img, y, &strip, 0); /* y all 0: the plain image */
+        paint(&img, fg, &strip, 0); /* fg all 0 yet: the plain image */
         for (size_t p = 0; p < (size_t)w * h; p++)
             fg[p] = mask.px[p] >= 128;
         paint(&img, fg, &strip, 1);
