@@ -121,8 +121,8 @@ static char *variant_sweep(const char *name)
 static const char *const algo_keys =
     "recipe, loss, weak, solver, coding, nu, shrinkage, eps, loss_tol, nonneg, iterations, loss.*, "
     "weak.*, solver.*, coding.*, cv.*, cv_folds, cv_iterations, skip_data, task, task.*, method, "
-    "formulation, C, eps_cp, eps_cg, projection, projection.*, project, rel_tol, scheme, kernel, "
-    "gamma, scale";
+    "formulation, C, eps_cp, eps_cg, columns, nonneg_views, projection, projection.*, project, rel_tol, "
+    "scheme, kernel, gamma, scale";
 
 const char *const bl_method_names[5] = {"boost", "structboost", "ssvm", "ova-svm", "svm"};
 
@@ -277,6 +277,20 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
         return parse_real(value, 0, HUGE_VAL, &a->eps_cp, err);
     if (!strcmp(key, "eps_cg"))
         return parse_real(value, 0, HUGE_VAL, &a->eps_cg, err);
+    if (!strcmp(key, "columns")) {
+        if (!strcmp(value, "best"))
+            a->per_view = 0;
+        else if (!strcmp(value, "per-view"))
+            a->per_view = 1;
+        else
+            return bl_errf(err, "expected best or per-view, got '%s'", value);
+        return 0;
+    }
+    if (!strcmp(key, "nonneg_views")) {
+        free(a->nonneg_views);
+        a->nonneg_views = value[0] ? bl_strdup(value) : NULL;
+        return 0;
+    }
     if (!strcmp(key, "skip_data")) {
         free(a->skip_data);
         a->skip_data = bl_strdup(value);
@@ -405,8 +419,9 @@ int bl_recipe_load(const char *name, const char *from, const bl_registry *reg,
     return rc;
 }
 
-/* A task's text parameters that name a file relative to the experiment
- * file (a taxonomy) become absolute paths, as data files do. */
+/* A task's text parameters that name a file or folder relative to the
+ * experiment file (a taxonomy, the crf task's prepared folder) become
+ * absolute paths, as data files do. */
 static int task_paths(bl_algo_spec *a, const bl_ini *ini, bl_error *err)
 {
     const struct bl_plugin *p = a->task.plugin;
@@ -417,7 +432,7 @@ static int task_paths(bl_algo_spec *a, const bl_ini *ini, bl_error *err)
         char *dir = bl_path_dir(ini->path);
         char *path = bl_path_join(dir, v);
         free(dir);
-        char *abs = bl_file_exists(path) ? realpath(path, NULL) : NULL;
+        char *abs = bl_file_exists(path) || bl_dir_exists(path) ? realpath(path, NULL) : NULL;
         free(path);
         int rc = abs ? bl_paramset_set(&a->task, p->params[j].name, abs, err) : 0;
         free(abs);
@@ -1129,6 +1144,7 @@ void bl_algo_free(bl_algo_spec *a)
     free(a->cv_label);
     free(a->cv_lines);
     free(a->skip_data);
+    free(a->nonneg_views);
     memset(a, 0, sizeof *a);
 }
 
@@ -1225,9 +1241,13 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
         fprintf(f, "C = %.17g\n", a->C);
         if (a->method != BL_METHOD_OVA_SVM)
             fprintf(f, "eps_cp = %.17g\n", a->eps_cp);
+        if (a->nonneg_views)
+            fprintf(f, "nonneg_views = %s\n", a->nonneg_views);
         if (a->method == BL_METHOD_STRUCTBOOST)
             fprintf(f, "formulation = %s\neps_cg = %.17g\n", a->mslack ? "m-slack" : "1-slack",
                     a->eps_cg);
+        if (a->method == BL_METHOD_STRUCTBOOST && a->per_view)
+            fputs("columns = per-view\n", f);
         if (a->iterations)
             fprintf(f, "iterations = %d\n", a->iterations);
         if (a->ncv) {

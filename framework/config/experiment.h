@@ -17,7 +17,7 @@
  *                           weak.P, solver.P, coding.P, cv.KEY,
  *                           cv_folds, cv_iterations, skip_data,
  *                           task, task.P, method, formulation, C, eps_cp,
- *                           eps_cg, projection, projection.P, project,
+ *                           eps_cg, columns, nonneg_views, projection, projection.P, project,
  *                           rel_tol, scheme, kernel, gamma, scale
  *
  * A recipe file configs/NAME.ini holds one [recipe] section with the
@@ -106,6 +106,7 @@ typedef struct bl_algo_spec {
     bl_paramset task;           /* plugin NULL when there is no task      */
     int method;                 /* BL_METHOD_*                            */
     int mslack;                 /* formulation = m-slack                  */
+    int per_view;               /* structboost: columns = per-view        */
     double C, eps_cp, eps_cg;   /* spec §2.5                              */
     int C_given;                /* C was set (method svm defaults to 1)   */
     /* method = svm: the multi-class SVM baselines (hingeboost-oc §3.5-3.8).
@@ -115,6 +116,8 @@ typedef struct bl_algo_spec {
     int svm_scheme, svm_kernel, svm_scale;
     double gamma;               /* rbf: exp(-gamma |x - x'|^2)             */
     const struct bl_plugin *svm_exhaustive, *svm_dense;
+    char *nonneg_views;         /* ssvm: views whose weights are >= 0 (comma-
+                                   separated names; NULL = none)          */
     char *skip_data;            /* comma-separated globs of data sets this
                                    algorithm is not run on (e.g. where
                                    it is infeasible), or NULL           */

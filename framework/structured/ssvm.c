@@ -18,6 +18,16 @@
  * hundred variables) is written here: GLPK solves LPs only, GSL has no QP
  * solver, and liblinear/libsvm do not expose their solvers for a given
  * Gram matrix.  One curve entry per cutting-plane round.
+ *
+ * nonneg_views (the CRF task's "pairwise"): the weights of those views,
+ * bias included, are constrained to w >= 0, and their features are only
+ * scaled (x / sd, not centred), so non-negative features give non-negative
+ * scores: the CRF energy stays submodular and graph cuts exact.  Then
+ * w = P(sum_k l_k a_k), P clamping those coordinates at 0, and the dual
+ * max b^T l - 1/2 |P(A^T l)|^2 is no longer a QP in l; the same pairwise
+ * steps with the curvature bound eta of the unconstrained case (P only
+ * lowers curvature) ascend it monotonically, recomputing w and the
+ * gradient after each step.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -30,6 +40,8 @@
 
 typedef struct lin {
     size_t D;             /* total weights                                */
+    unsigned char *nn;    /* per view: weights >= 0, features not centred */
+    unsigned char *wnn;   /* per weight: constrained >= 0                 */
     size_t *off;          /* per view: first weight of block 0            */
     float **mu, **sd;     /* per view standardisation                     */
 } lin;
@@ -37,6 +49,24 @@ typedef struct lin {
 static size_t wdim(const bl_sinst *s, size_t v)
 {
     return s->v[v].tv.points.d + 1; /* features and bias */
+}
+
+/* Mark the views named in the comma-separated list; -1 on an unknown name. */
+static int lin_nonneg(lin *L, const bl_sinst *s, const char *names, bl_error *err)
+{
+    L->nn = bl_xcalloc(s->nviews, 1);
+    for (const char *p = names; p && *p;) {
+        size_t n = strcspn(p, ",");
+        size_t v = 0;
+        while (v < s->nviews && (strlen(s->v[v].tv.name) != n || strncmp(s->v[v].tv.name, p, n)))
+            v++;
+        if (v == s->nviews)
+            return bl_errf(err, "nonneg_views: task %s has no view '%.*s'", s->plugin->name,
+                           (int)n, p);
+        L->nn[v] = 1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
 }
 
 static void lin_init(lin *L, const bl_sinst *s)
@@ -63,10 +93,14 @@ static void lin_init(lin *L, const bl_sinst *s)
                 }
             double mean = n ? s1 / (double)n : 0.0;
             double var = n ? s2 / (double)n - mean * mean : 0.0;
-            L->mu[v][f] = (float)mean;
+            L->mu[v][f] = L->nn[v] ? 0.0f : (float)mean;
             L->sd[v][f] = var > 1e-24 ? (float)sqrt(var) : 1.0f;
         }
     }
+    L->wnn = bl_xcalloc(L->D ? L->D : 1, 1);
+    for (size_t v = 0; v < s->nviews; v++)
+        if (L->nn[v])
+            memset(L->wnn + L->off[v], 1, s->v[v].tv.blocks * wdim(s, v));
 }
 
 static void lin_free(lin *L, const bl_sinst *s)
@@ -78,6 +112,8 @@ static void lin_free(lin *L, const bl_sinst *s)
     free(L->mu);
     free(L->sd);
     free(L->off);
+    free(L->nn);
+    free(L->wnn);
 }
 
 static double feat(const lin *L, const struct bl_matrix *P, size_t v, size_t r, size_t f)
@@ -157,6 +193,56 @@ static int qp_simplex(const double *K, const double *b, size_t n, double *l, dou
     return steps;
 }
 
+/* w = P(sum_k l_k A_k): the constrained coordinates clamped at 0. */
+static void weights(const lin *L, double *const *A, const double *l, size_t n, double *w)
+{
+    memset(w, 0, L->D * sizeof *w);
+    for (size_t k = 1; k < n; k++)
+        if (l[k] > 0.0)
+            for (size_t f = 0; f < L->D; f++)
+                w[f] += l[k] * A[k][f];
+    for (size_t f = 0; f < L->D; f++)
+        if (L->wnn[f] && w[f] < 0.0)
+            w[f] = 0.0;
+}
+
+/* The dual with constrained weights (see the top): pairwise steps of
+ * length (g_i - g_j) / eta, g_k = b_k - A_k . w(l). */
+static int qp_simplex_nn(const lin *L, double *const *A, const double *K, const double *b,
+                         size_t n, double *l, double tol, double *w)
+{
+    double *g = bl_xmalloc(n * sizeof *g);
+    int steps = 0;
+    for (; steps < 100000; steps++) {
+        weights(L, A, l, n, w);
+        for (size_t k = 0; k < n; k++) {
+            g[k] = b[k];
+            for (size_t f = 0; f < L->D; f++)
+                g[k] -= A[k][f] * w[f];
+        }
+        size_t i = 0, j = n;
+        for (size_t k = 1; k < n; k++)
+            if (g[k] > g[i])
+                i = k;
+        for (size_t k = 0; k < n; k++)
+            if (l[k] > 0.0 && (j == n || g[k] < g[j]))
+                j = k;
+        if (j == n || g[i] - g[j] <= tol)
+            break;
+        double eta = K[i * n + i] + K[j * n + j] - 2.0 * K[i * n + j];
+        double d = eta > 1e-15 ? (g[i] - g[j]) / eta : l[j];
+        if (d > l[j])
+            d = l[j];
+        l[i] += d;
+        l[j] -= d;
+        if (l[j] < 1e-300)
+            l[j] = 0.0;
+    }
+    weights(L, A, l, n, w);
+    free(g);
+    return steps;
+}
+
 int bl_ssvm(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
             bl_curve *cv, bl_metrics *met, bl_error *err)
 {
@@ -172,7 +258,18 @@ int bl_ssvm(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *
         return -1;
     }
     lin L;
+    memset(&L, 0, sizeof L);
+    if (lin_nonneg(&L, &tr, a->nonneg_views, err) < 0) {
+        free(L.nn);
+        bl_sinst_close(&tr);
+        if (has_test)
+            bl_sinst_close(&te);
+        return -1;
+    }
     lin_init(&L, &tr);
+    int any_nn = 0;
+    for (size_t f = 0; f < L.D; f++)
+        any_nn |= L.wnn[f];
     bl_sep sep;
     bl_sep_init(&sep, &tr);
     size_t pbytes = tr.m * tr.lbytes;
@@ -245,12 +342,13 @@ int bl_ssvm(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *
             }
         free(K);
         K = K2;
-        int steps = qp_simplex(K, bk, n, lam, 1e-9);
-        memset(w, 0, L.D * sizeof *w);
-        for (size_t k = 1; k < n; k++)
-            if (lam[k] > 0.0)
-                for (size_t f = 0; f < L.D; f++)
-                    w[f] += lam[k] * A[k][f];
+        int steps;
+        if (any_nn) {
+            steps = qp_simplex_nn(&L, A, K, bk, n, lam, 1e-9, w);
+        } else {
+            steps = qp_simplex(K, bk, n, lam, 1e-9);
+            weights(&L, A, lam, n, w);
+        }
         double t1 = bl_seconds();
         /* the curve: objective and metrics at the new w */
         lin_scores(&L, &tr, w);

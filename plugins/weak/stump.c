@@ -43,6 +43,17 @@
  *         sides, i.e. (c/(c-1)) (max L + max R - max T), clamped at 0 (it is
  *         >= 0 up to rounding): 0 means no split helps, so the engine's
  *         `edge <= nu` stop means exactly that.
+ * Output (criterion max; the other criteria ignore it): `output = pm1` (the
+ * default) is the above; `output = 01` is the {0,1} stump g(x) = (1 + h(x)) / 2,
+ * i.e. [x_f > t] (pol +1) or [x_f <= t or NaN] (pol -1), which the CRF
+ * task's pairwise terms need (non-negative outputs keep the energy
+ * submodular, spec §4.6).  Its score sum_i G_i g(x_i) = (T + pol * score) / 2,
+ * T = sum_i G_i, so for one column the best {0,1} stump is the best +-1 stump:
+ * same search, outputs mapped, edge the largest column score of the mapped
+ * outputs.  When that is negative (every non-constant {0,1} stump
+ * correlates negatively, e.g. all G < 0) the answer is the zero function,
+ * written t=inf, with edge 0: StructBoost then has no column to add.
+ *
  * The search is exact over every cut of the quantized view: per feature one
  * pass builds hist[b][r] = sum_{i in bin b} G_ir, then a prefix scan gives
  * L_r after bin b and score_r = T_r - 2 L_r for the split after bin b
@@ -60,7 +71,7 @@
  * classes.
  *
  * Hypothesis text (one line, what save writes and load reads):
- *   max, l2:   "f=<feature> t=<threshold> pol=<1|-1>"
+ *   max, l2:   "f=<feature> t=<threshold> pol=<1|-1>" (+ " out=01" for output 01)
  *   each:      "each <c>: f=<f> t=<t> pol=<1|-1>; f=<f> t=<t> pol=<1|-1>; ..." (c stumps)
  *   vote:      "vote <c>: f=<f> t=<t> v=<c characters + or ->"
  *   leafclass: "leafclass <c>: f=<f> t=<t> left=<class> right=<class>"
@@ -90,13 +101,16 @@
 
 static const struct bl_host *g_host;
 
-enum { P_CRITERION, P_COUNT };
+enum { P_CRITERION, P_OUTPUT, P_COUNT };
 enum { CRIT_MAX = 0, CRIT_L2 = 1, CRIT_EACH = 2, CRIT_VOTE = 3, CRIT_LEAF = 4 };
 
 static const struct bl_param_spec stump_params[P_COUNT] = {
     [P_CRITERION] = {"criterion", BL_PARAM_CHOICE, "max", 0, 0, "max|l2|each|vote|leafclass",
                      "max: max_r |score_r| (rule (10)); l2: sqrt(sum_r score_r^2); each: a stump "
                      "per column; vote: AdaBoost.MH shared split + votes; leafclass: SAMME class per side"},
+    [P_OUTPUT] = {"output", BL_PARAM_CHOICE, "pm1", 0, 0, "pm1|01",
+                  "pm1: outputs -1/+1; 01: outputs 0/1, (1 + h) / 2, for criterion max (the CRF "
+                  "task's submodular pairwise terms; the other criteria ignore it)"},
 };
 
 /* ---- hypotheses ---------------------------------------------------------- */
@@ -113,6 +127,7 @@ struct stump_hyp {
     int kind;
     size_t c;            /* outputs: 1 for H_ONE                          */
     struct split1 s;     /* H_ONE, H_VOTE, H_LEAF (pol = +1 for the last two) */
+    int zo;              /* H_ONE: outputs 0/1 instead of -1/+1            */
     size_t left, right;  /* H_LEAF: class of x_f <= t (and NaN), of x_f > t */
     signed char *v;      /* H_VOTE: c votes, +1 or -1                      */
     struct split1 *e;    /* H_EACH: c stumps                               */
@@ -163,6 +178,7 @@ struct stump {
     const struct bl_host *host;
     const struct bl_train *tr;
     int criterion;
+    int zo;                /* output = 01                                  */
     int nthreads;
     size_t cap_c;          /* columns the histograms have room for        */
     double *hist;          /* nthreads * MAXBINS * cap_c                   */
@@ -236,6 +252,7 @@ static void *stump_create(const struct bl_host *host, const union bl_value *para
         stump_destroy(S);
         return NULL;
     }
+    S->zo = params ? params[P_OUTPUT].choice == 1 : 0;
     S->nthreads = host && host->threads > 0 ? host->threads : 1;
     S->best = malloc((train->d ? train->d : 1) * sizeof *S->best);
     S->split_ok = calloc((train->d ? train->d : 1) * MAXBINS, 1);
@@ -537,10 +554,29 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
             return -1;
         }
         h->s = (struct split1){bf, t, B->pol};
-        double pos = (double)h->s.pol;
+        h->zo = S->zo && crit == CRIT_MAX;
+        double pos = (double)h->s.pol, neg = -pos;
+        if (h->zo) {
+            /* {0,1}: score_r = (T_r + pol score_r(+-1)) / 2, the edge their
+             * maximum; when it is negative the zero function (t = +inf) is
+             * the best {0,1} answer, with edge 0 */
+            pos = pos > 0 ? 1.0 : 0.0, neg = 1.0 - pos;
+            double e = -INFINITY;
+            for (size_t r = 0; r < c; r++) {
+                double sr = 0.0;
+                for (size_t i = 0; i < m; i++)
+                    sr += G[i * c + r] * (bins[i] > bb ? pos : neg);
+                e = sr > e ? sr : e;
+            }
+            if (!(e >= 0.0)) {
+                h->s = (struct split1){bf, INFINITY, 1};
+                pos = neg = 0.0, e = 0.0;
+            }
+            be = e;
+        }
         if (res->out)
             for (size_t i = 0; i < m; i++)
-                res->out[i] = bins[i] > bb ? pos : -pos;
+                res->out[i] = bins[i] > bb ? pos : neg;
         res->hyp = h;
         res->outdim = 1;
         res->edge = crit == CRIT_L2 ? sqrt(be) : be;
@@ -604,9 +640,11 @@ static void stump_predict(const void *hyp, const struct bl_matrix *X, double *ou
     switch (h->kind) {
     case H_ONE: {
         const float *x = X->x + h->s.f * m;
-        double pos = (double)h->s.pol;
+        double pos = (double)h->s.pol, neg = -pos;
+        if (h->zo)
+            pos = pos > 0 ? 1.0 : 0.0, neg = 1.0 - pos;
         for (size_t i = 0; i < m; i++)
-            out[i] = x[i] > h->s.t ? pos : -pos;
+            out[i] = x[i] > h->s.t ? pos : neg;
         break;
     }
     case H_EACH:
@@ -651,7 +689,8 @@ static int stump_save(const void *hyp, char *buf, size_t cap)
         buf[0] = 0;
     switch (h->kind) {
     case H_ONE:
-        sb_printf(&b, "f=%zu t=%.9g pol=%d", h->s.f, (double)h->s.t, h->s.pol);
+        sb_printf(&b, "f=%zu t=%.9g pol=%d%s", h->s.f, (double)h->s.t, h->s.pol,
+                  h->zo ? " out=01" : "");
         break;
     case H_EACH:
         sb_printf(&b, "each %zu:", h->c);
@@ -717,14 +756,19 @@ static void *stump_load(const char *text, size_t d, char err[BL_ERR_MAX])
     struct stump_hyp *h;
 
     if (strncmp(p, "f=", 2) == 0) { /* max, l2 */
-        if (!(p = bl_stump1_parse_ft(p, &f, &t)) || !(p = bl_stump1_parse_pol(p, &pol)) ||
-            !bl_stump1_at_end(p))
+        int zo = 0;
+        if (!(p = bl_stump1_parse_ft(p, &f, &t)) || !(p = bl_stump1_parse_pol(p, &pol)))
+            return malformed(text, expect_one, err);
+        if (strncmp(p, " out=01", 7) == 0)
+            zo = 1, p += 7;
+        if (!bl_stump1_at_end(p))
             return malformed(text, expect_one, err);
         if (check_split(f, pol, d, err) < 0)
             return NULL;
         if (!(h = hyp_new(H_ONE, 1)))
             return oom(err);
         h->s = (struct split1){(size_t)f, t, (int)pol};
+        h->zo = zo;
         return h;
     }
 

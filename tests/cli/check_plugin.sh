@@ -34,9 +34,12 @@ shown() {
 # solver.h, and are checked against those contracts.)
 # The structured tasks are among them; hierarchy matches its taxonomy's leaves
 # to class names, so it is checked on its own below with -p taxonomy=FILE and
-# --classes FILE (and, without them, must fail task/open saying so).
+# --classes FILE (and, without them, must fail task/open saying so).  crf
+# reads its images from a prepared folder named by the rows' image ids,
+# which random rows are not: it must fail task/open saying what is missing
+# (its contract is checked by tests/unit/test_crf.c).
 all_names=$("$BL" plugins | tail -n +2 | awk '{print $1}')
-names=$(echo "$all_names" | grep -vx hierarchy)
+names=$(echo "$all_names" | grep -vx -e hierarchy -e crf)
 [[ $(echo "$names" | wc -l) -ge 10 ]] || fail "plugins lists too few: $names"
 for n in binary-task auc multiclass hierarchy perceptron linsvm wlda gaussian; do
   echo "$all_names" | grep -qx -- "$n" || fail "plugins does not list $n"
@@ -70,6 +73,9 @@ grep -q '^FAIL task/open: .*give it with -p taxonomy=VALUE' "$TMP/hier_none" || 
 grep -q '^SKIP task/argmax-hinge: not run: open refused every data set' "$TMP/hier_none" \
   || fail "hierarchy without taxonomy: $(cat "$TMP/hier_none")"
 [[ $(grep -c '^FAIL' "$TMP/hier_none") -eq 1 ]] || fail "hierarchy without taxonomy: one failure expected: $(grep '^FAIL' "$TMP/hier_none")"
+check_fails crf_none '^FAIL task/open: open refused every data set tried .*parameter dir is required' crf
+[[ $(grep -c '^FAIL' "$TMP/crf_none") -eq 1 ]] || fail "crf without dir: one failure expected: $(grep '^FAIL' "$TMP/crf_none")"
+check_fails crf_rows '^FAIL task/open: .*not an image id' -p dir="$TMP" crf
 expect_fail 2 "--classes: .*nope.classes" -- "$BL" check-plugin --classes "$TMP/nope.classes" multiclass
 # the others pass alone, exit 0
 for n in margin-exp mo-exp softmax stump dense-ecoc ova multiclass auc perceptron linsvm wlda exp-step gaussian; do

@@ -119,8 +119,10 @@ static void *learner(const struct bl_host *host, const struct bl_train *tr, int 
     union bl_value v[2];
     char err[BL_ERR_MAX] = "";
     test_defaults(p, v);
-    cr_assert_eq(p->nparams, 1);
+    cr_assert_eq(p->nparams, 2);
     cr_assert_str_eq(p->params[0].name, "criterion");
+    cr_assert_str_eq(p->params[1].name, "output"); /* default pm1: -1/+1 (test_crf tests 01) */
+    cr_assert_eq(v[1].choice, 0);
     v[0].choice = crit;
     void *L = ((const struct bl_weak_ops *)p->ops)->create(host, v, tr, err);
     cr_assert_not_null(L, "create: %s", err);
@@ -528,7 +530,9 @@ Test(stump, descriptor)
     cr_assert_str_eq(p->params[0].def, "max");
     cr_assert_str_eq(p->params[0].choices, "max|l2|each|vote|leafclass");
     cr_assert_eq(p->params[0].type, BL_PARAM_CHOICE);
-    cr_assert_eq(p->nparams, 1);
+    cr_assert_eq(p->nparams, 2);
+    cr_assert_str_eq(p->params[1].def, "pm1");
+    cr_assert_str_eq(p->params[1].choices, "pm1|01");
     const struct bl_weak_ops *o = p->ops;
     cr_assert(o->create && o->destroy && o->fit && o->outdim && o->predict && o->save && o->load &&
               o->free_hyp);
