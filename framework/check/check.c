@@ -581,6 +581,7 @@ size_t chk_plugin(const struct bl_plugin *p, const char *file, const union bl_va
         c.progress_fd = -1;
         c.class_names = o->class_names;
         c.nclasses = o->nclasses;
+        c.data = o->data;
         outcome r;
         memset(&r, 0, sizeof r);
         double t0 = bl_seconds();

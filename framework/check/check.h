@@ -72,6 +72,9 @@ typedef struct chk_ctx {
      * then the only k tried), or NULL for k = 2 .. 5 named c0, c1, ... */
     const char *const *class_names;
     size_t nclasses;
+    /* Tasks: a real data set (--data) whose random row subsets the task is
+     * opened on instead of random rows, or NULL.  A bl_dataset. */
+    const void *data;
     /* What the check reports: a one-line detail, and for a FAIL the
      * smallest failing input (several lines, printed indented). */
     chk_buf detail, input, info;
@@ -169,6 +172,7 @@ typedef struct chk_opts {
     unsigned timeout;         /* seconds per check in a child; 0 = none */
     const char *const *class_names; /* tasks: --classes (NULL: none) */
     size_t nclasses;
+    const void *data;         /* tasks: --data, a bl_dataset (NULL: none) */
 } chk_opts;
 
 typedef struct chk_tally {

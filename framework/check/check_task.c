@@ -3,7 +3,9 @@
  * check-plugin, structured-task role (task.h, SDK 1.4), on small random
  * data sets (k = 2 .. 5 classes, every class present, a few dozen rows, a
  * few features; or the k classes of --classes FILE, for tasks that match
- * class names, e.g. hierarchy's taxonomy) and random score matrices S (one
+ * class names, e.g. hierarchy's taxonomy; or random row subsets of the data
+ * set of --data FILE, for tasks whose rows mean something, e.g. crf's image
+ * ids) and random score matrices S (one
  * per view, points x blocks: uniform reals, coarse values with ties, all
  * zero).  With g(y) = sum of coef * S[view][point * blocks + block] over the
  * terms of dpsi(i, y) = F(x_i, y_i) - F(x_i, y) and hinge(y) = Delta(y_i, y)
@@ -47,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../data/dataset.h"
 #include "../util/rng.h"
 #include "check.h"
 
@@ -89,6 +92,7 @@ struct tst {
     int props;
     const char *const *names; /* --classes, or NULL */
     size_t nnames;
+    const bl_dataset *data;   /* --data, or NULL */
     size_t cases, refused, examples;
     char refusal[BL_ERR_MAX];
 };
@@ -107,8 +111,37 @@ static void tc_free(struct tcase *cs)
     memset(cs, 0, sizeof *cs);
 }
 
-static void tc_gen(struct tcase *cs, size_t k, size_t m, uint64_t seed)
+/* m rows drawn without replacement from --data (all of them when it has
+ * fewer), in the order drawn. */
+static void tc_sample(struct tcase *cs, const bl_dataset *ds, size_t m, uint64_t seed)
 {
+    chk_rng r;
+    chk_rng_seed(&r, seed);
+    if (m > ds->m)
+        m = ds->m;
+    cs->k = ds->k, cs->m = m, cs->d = ds->d, cs->seed = seed;
+    size_t *idx = malloc(ds->m * sizeof *idx);
+    cs->y = malloc(m * sizeof *cs->y);
+    cs->x = malloc((m * cs->d > 0 ? m * cs->d : 1) * sizeof *cs->x);
+    for (size_t i = 0; i < ds->m; i++)
+        idx[i] = i;
+    for (size_t i = 0; i < m; i++) {
+        size_t j = i + chk_below(&r, ds->m - i);
+        size_t t = idx[i];
+        idx[i] = idx[j], idx[j] = t;
+        cs->y[i] = ds->y[idx[i]];
+        for (size_t f = 0; f < cs->d; f++)
+            cs->x[f * m + i] = ds->x[f * ds->m + idx[i]];
+    }
+    free(idx);
+}
+
+static void tc_gen(struct tcase *cs, const struct tst *T, size_t k, size_t m, uint64_t seed)
+{
+    if (T->data) {
+        tc_sample(cs, T->data, m, seed);
+        return;
+    }
     chk_rng r;
     chk_rng_seed(&r, seed);
     cs->k = k, cs->m = m, cs->d = 3, cs->seed = seed;
@@ -1017,7 +1050,7 @@ static int try_case(chk_ctx *c, struct tst *T, struct tcase *cs, size_t k, size_
 {
     chk_clear(why);
     chk_clear(more);
-    tc_gen(cs, k, m, seed);
+    tc_gen(cs, T, k, m, seed);
     chk_case(c, "k=%zu rows=%zu seed=%#llx", k, m, (unsigned long long)seed);
     return run_case(T, cs, why, more);
 }
@@ -1073,6 +1106,7 @@ static enum chk_status search(chk_ctx *c, const union bl_value *v, int props,
     memset(&T, 0, sizeof T);
     T.p = c->p, T.ops = c->p->ops, T.host = c->host, T.v = v, T.props = props;
     T.names = c->class_names, T.nnames = c->nclasses;
+    T.data = c->data;
     chk_buf why = {0}, more = {0};
     uint64_t idx = 0;
     int fail = 0;
@@ -1090,7 +1124,7 @@ static enum chk_status search(chk_ctx *c, const union bl_value *v, int props,
                 if (try_case(c, &T, &cs, k, m, seed, &why, &more)) {
                     struct tcase orig;
                     char seen[64];
-                    tc_gen(&orig, k, m, seed);
+                    tc_gen(&orig, &T, k, m, seed);
                     snprintf(seen, sizeof seen, "k=%zu rows=%zu", k, m);
                     chk_shrink_report(c, &case_ops, &T, &cs, &orig, prefix, seen, seed, &why,
                                       &more);
@@ -1108,7 +1142,9 @@ static enum chk_status search(chk_ctx *c, const union bl_value *v, int props,
 
 static void ks_text(chk_buf *b, const chk_ctx *c)
 {
-    if (c->class_names)
+    if (c->data)
+        chk_printf(b, "k = %zu, rows of --data", c->nclasses);
+    else if (c->class_names)
         chk_printf(b, "k = %zu (--classes)", c->nclasses);
     else
         chk_printf(b, "k = 2 .. 5");

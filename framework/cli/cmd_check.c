@@ -58,6 +58,11 @@ static const char *const check_help =
     "                          default (repeatable; every plugin named must have it)\n"
     "  -c, --classes FILE      tasks: the class names of the random data sets, one\n"
     "                          per line (a .classes file); k is then their number\n"
+    "  -d, --data FILE.csv     tasks: open the task on random row subsets of this\n"
+    "                          data set instead of random rows (for tasks whose\n"
+    "                          rows name something, e.g. crf's image ids)\n"
+    "  -l, --label NAME        the label column of --data (default: \"label\" if\n"
+    "                          present, else the first column)\n"
     "  -v, --verbose           time and largest error per check\n"
     "      --timeout SECONDS   fail a check that runs longer (default 120; 0 = none)\n"
     "      --no-fork           run the checks in this process (for a debugger; a\n"
@@ -155,14 +160,18 @@ int cmd_check(int argc, char **argv)
         {"trials", required_argument, NULL, 't'},
         {"param", required_argument, NULL, 'p'},
         {"classes", required_argument, NULL, 'c'},
+        {"data", required_argument, NULL, 'd'},
+        {"label", required_argument, NULL, 'l'},
         {"verbose", no_argument, NULL, 'v'},
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"no-fork", no_argument, NULL, OPT_NO_FORK},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    chk_opts o = {1, 3, 0, 1, 120, NULL, 0};
-    const char *classes_file = NULL;
+    chk_opts o = {1, 3, 0, 1, 120, NULL, 0, NULL};
+    const char *classes_file = NULL, *data_file = NULL, *label = NULL;
+    bl_dataset data;
+    memset(&data, 0, sizeof data);
     bl_classes classes;
     memset(&classes, 0, sizeof classes);
     const char **params = NULL;
@@ -171,7 +180,7 @@ int cmd_check(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":s:t:p:c:vh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":s:t:p:c:d:l:vh", opts, NULL)) != -1) {
         switch (c) {
         case 's':
             if (parse_count(optarg, 0, UINT64_MAX, &v) < 0) {
@@ -202,6 +211,8 @@ int cmd_check(int argc, char **argv)
             break;
         }
         case 'c': classes_file = optarg; break;
+        case 'd': data_file = optarg; break;
+        case 'l': label = optarg; break;
         case 'v': o.verbose = 1; break;
         case OPT_TIMEOUT:
             if (parse_count(optarg, 10, 86400, &v) < 0) {
@@ -238,6 +249,28 @@ int cmd_check(int argc, char **argv)
         }
         o.class_names = (const char *const *)classes.names;
         o.nclasses = classes.k;
+    }
+    if (data_file) {
+        bl_error err = {{0}};
+        bl_csv_opts co = {label, 0};
+        bl_classes cls;
+        memset(&cls, 0, sizeof cls);
+        int bad = bl_read_csv(data_file, &co, classes_file ? &classes : &cls, &data, &err) < 0;
+        bl_classes_free(&cls);
+        if (bad || data.m == 0) {
+            free(params);
+            bl_classes_free(&classes);
+            bl_dataset_free(&data);
+            char msg[BL_ERRMSG_MAX + 32];
+            if (bad)
+                snprintf(msg, sizeof msg, "--data: %s", err.msg);
+            else
+                snprintf(msg, sizeof msg, "--data: %s: no rows", data_file);
+            return cli_usage("check-plugin", msg);
+        }
+        o.data = &data;
+        o.class_names = (const char *const *)data.class_names;
+        o.nclasses = data.k;
     }
 
     /* Load everything first, so a usage error (a --param no plugin has)
@@ -353,5 +386,6 @@ int cmd_check(int argc, char **argv)
     free(regs);
     free(params);
     bl_classes_free(&classes);
+    bl_dataset_free(&data);
     return rc;
 }

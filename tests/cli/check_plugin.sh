@@ -36,8 +36,8 @@ shown() {
 # to class names, so it is checked on its own below with -p taxonomy=FILE and
 # --classes FILE (and, without them, must fail task/open saying so).  crf
 # reads its images from a prepared folder named by the rows' image ids,
-# which random rows are not: it must fail task/open saying what is missing
-# (its contract is checked by tests/unit/test_crf.c).
+# which random rows are not: it must fail task/open saying what is missing,
+# and pass on row subsets of a prepared set's image list (--data) below.
 all_names=$("$BL" plugins | tail -n +2 | awk '{print $1}')
 names=$(echo "$all_names" | grep -vx -e hierarchy -e crf)
 [[ $(echo "$names" | wc -l) -ge 10 ]] || fail "plugins lists too few: $names"
@@ -76,6 +76,17 @@ grep -q '^SKIP task/argmax-hinge: not run: open refused every data set' "$TMP/hi
 check_fails crf_none '^FAIL task/open: open refused every data set tried .*parameter dir is required' crf
 [[ $(grep -c '^FAIL' "$TMP/crf_none") -eq 1 ]] || fail "crf without dir: one failure expected: $(grep '^FAIL' "$TMP/crf_none")"
 check_fails crf_rows '^FAIL task/open: .*not an image id' -p dir="$TMP" crf
+if [[ -f /usr/lib/python3/dist-packages/skimage/data/horse.png ]]; then
+  "$BL" segment make horse "$TMP/seg" --seed 3 --images 12 --width 96 --height 72 >/dev/null &&
+    "$BL" segment prepare "$TMP/seg" "$TMP/segp" -i 10 -B 10 -q -j 1 >/dev/null ||
+    fail "segment make/prepare for the crf check"
+  "$BL" check-plugin -p dir="$TMP/segp" --data "$TMP/segp/train.csv" -l set crf >"$TMP/crf" 2>&1 ||
+    fail "crf on a prepared set: $(grep -A12 '^FAIL' "$TMP/crf" | head -20)"
+  grep -q '^PASS task/argmax-max: .*rows of --data' "$TMP/crf" || fail "crf: $(cat "$TMP/crf")"
+  expect_fail 2 "--data: .*nope.csv" -- "$BL" check-plugin --data "$TMP/nope.csv" crf
+else
+  echo "note: python3-skimage's images missing; crf's contract on a prepared set not run"
+fi
 expect_fail 2 "--classes: .*nope.classes" -- "$BL" check-plugin --classes "$TMP/nope.classes" multiclass
 # the others pass alone, exit 0
 for n in margin-exp mo-exp softmax stump dense-ecoc ova multiclass auc perceptron linsvm wlda exp-step gaussian; do
