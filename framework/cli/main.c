@@ -25,6 +25,8 @@ static void usage(FILE *f)
           "  train                  train one model on a data file and save it\n"
           "  predict                predict with a saved model\n"
           "  synth NAME             write a RandomBoost toy data set (2-D Gaussians)\n"
+          "  track make|run|list    constructed tracking sequences; StructBoost and\n"
+          "                         AdaBoost trackers on them\n"
           "\n"
           "Run 'boostlab COMMAND --help' for a command's options.\n"
           "Plugins are searched in the build tree or install directory, then in\n"
@@ -72,7 +74,9 @@ int main(int argc, char **argv)
         return cmd_new(argc - 1, argv + 1);
     if (!strcmp(cmd, "synth"))
         return cmd_synth(argc - 1, argv + 1);
+    if (!strcmp(cmd, "track"))
+        return cmd_track(argc - 1, argv + 1);
     fprintf(stderr, "boostlab: unknown command '%s' (commands: run, results, report, plugins, "
-            "check-plugin, new, train, predict, synth)\n", cmd);
+            "check-plugin, new, train, predict, synth, track)\n", cmd);
     return BL_EXIT_USAGE;
 }

@@ -395,7 +395,8 @@ static int mslack_rows(sb *b, bl_error *err)
 static void sb_free(sb *b)
 {
     for (size_t j = 0; j < b->ncol; j++) {
-        b->wo->free_hyp(b->col[j].hyp);
+        if (b->col[j].hyp) /* NULL once handed to a bl_sb_model */
+            b->wo->free_hyp(b->col[j].hyp);
         free(b->col[j].out);
         free(b->col[j].tout);
     }
@@ -469,8 +470,114 @@ static void final_metrics(sb *b, bl_metrics *met)
     free(te);
 }
 
+/* The columns of a model given as a warm start, re-evaluated on this
+ * training part and added to the master, which is then solved once so the
+ * loop below prices against their duals.  The model's hypotheses move into
+ * b (the model is left empty). */
+static int warm_start(sb *b, bl_sb_model *mo, double *f, bl_error *err)
+{
+    for (size_t j = 0; j < mo->n; j++) {
+        col c;
+        memset(&c, 0, sizeof c);
+        if (mo->view[j] >= b->tr.nviews ||
+            mo->block[j] >= b->tr.v[mo->view[j]].tv.blocks)
+            return bl_errf(err, "warm start: column %zu sits in view %zu, block %zu, which "
+                           "task %s does not have", j, mo->view[j], mo->block[j],
+                           b->tr.plugin->name);
+        c.view = mo->view[j];
+        c.block = mo->block[j];
+        c.hyp = mo->hyp[j];
+        mo->hyp[j] = NULL;
+        const struct bl_matrix *P = &b->tr.v[c.view].tv.points;
+        c.out = bl_xmalloc((P->m ? P->m : 1) * sizeof *c.out);
+        b->wo->predict(c.hyp, P, c.out);
+        add_column(b, &c);
+        if (b->ncol == b->capcol) {
+            b->capcol = b->capcol ? 2 * b->capcol : 64;
+            b->col = bl_xrealloc(b->col, b->capcol * sizeof *b->col);
+        }
+        b->col[b->ncol++] = c;
+    }
+    bl_sb_model_free(mo);
+    if (!b->ncol)
+        return 0;
+    int iters = 0;
+    return master(b, f, &iters, err);
+}
+
+/* Hand the columns with w_j > 0 to mo (the others are dropped: an l1
+ * master leaves most at 0, and a tracker retrained every few frames would
+ * otherwise carry every column it ever priced). */
+static void take_model(sb *b, bl_sb_model *mo)
+{
+    memset(mo, 0, sizeof *mo);
+    mo->wo = b->wo;
+    size_t n = 0;
+    for (size_t j = 0; j < b->ncol; j++)
+        n += b->w && b->w[j] > 0.0;
+    mo->view = bl_xmalloc((n ? n : 1) * sizeof *mo->view);
+    mo->block = bl_xmalloc((n ? n : 1) * sizeof *mo->block);
+    mo->hyp = bl_xmalloc((n ? n : 1) * sizeof *mo->hyp);
+    mo->w = bl_xmalloc((n ? n : 1) * sizeof *mo->w);
+    for (size_t j = 0; j < b->ncol; j++) {
+        if (!(b->w && b->w[j] > 0.0))
+            continue;
+        mo->view[mo->n] = b->col[j].view;
+        mo->block[mo->n] = b->col[j].block;
+        mo->hyp[mo->n] = b->col[j].hyp;
+        mo->w[mo->n++] = b->w[j];
+        b->col[j].hyp = NULL;
+    }
+}
+
+static int sb_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
+                  int max_bins, bl_curve *cv, bl_metrics *met, bl_sb_model *model,
+                  bl_error *err);
+
 int bl_structboost(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
                    int max_bins, bl_curve *cv, bl_metrics *met, bl_error *err)
+{
+    return sb_run(cfg, train, test, max_bins, cv, met, NULL, err);
+}
+
+int bl_structboost_fit(const bl_boost_cfg *cfg, const bl_dataset *train, int max_bins,
+                       bl_sb_model *model, bl_curve *cv, bl_metrics *met, bl_error *err)
+{
+    return sb_run(cfg, train, NULL, max_bins, cv, met, model, err);
+}
+
+void bl_sb_model_free(bl_sb_model *mo)
+{
+    for (size_t j = 0; j < mo->n; j++)
+        if (mo->hyp[j])
+            mo->wo->free_hyp(mo->hyp[j]);
+    free(mo->view);
+    free(mo->block);
+    free(mo->hyp);
+    free(mo->w);
+    const struct bl_weak_ops *wo = mo->wo;
+    memset(mo, 0, sizeof *mo);
+    mo->wo = wo;
+}
+
+void bl_sb_model_scores(const bl_sb_model *mo, size_t view, size_t block,
+                        const struct bl_matrix *X, double *S)
+{
+    memset(S, 0, X->m * sizeof *S);
+    double *o = bl_xmalloc((X->m ? X->m : 1) * sizeof *o);
+    for (size_t j = 0; j < mo->n; j++) {
+        if (mo->view[j] != view || mo->block[j] != block)
+            continue;
+        mo->wo->predict(mo->hyp[j], X, o);
+        for (size_t r = 0; r < X->m; r++)
+            S[r] += mo->w[j] * o[r];
+    }
+    free(o);
+}
+
+static int sb_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
+                  int max_bins, bl_curve *cv, bl_metrics *met, bl_sb_model *model,
+                  bl_error *err)
 {
     const bl_algo_spec *a = cfg->algo;
     sb b;
@@ -541,6 +648,8 @@ int bl_structboost(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_da
     int T = cfg->iterations;
     double last_f = 0.0, polish = 0.0; /* polish: time of extra master solves */
     b.eps_cp = a->eps_cp;
+    if (rc == 0 && model && model->n)
+        rc = warm_start(&b, model, &last_f, err);
     for (int t = 0; t < T && rc == 0; t++) {
         double t0 = bl_seconds();
         col c;
@@ -604,8 +713,10 @@ int bl_structboost(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_da
         if (cfg->on_iter)
             cfg->on_iter(cfg->user, (size_t)t + 1, (size_t)T);
     }
-    if (rc == 0)
+    if (rc == 0 && met)
         final_metrics(&b, met);
+    if (rc == 0 && model)
+        take_model(&b, model);
     sb_free(&b);
     return rc;
 }
