@@ -65,15 +65,15 @@ def main():
     print()
     print("StructBoost's mean overlap is higher on %d of %d sequences." % (wins, len(seqs)))
     print()
-    print("| sequence | method | tracked frames | seconds | fps | of which retraining (s) | "
-          "updates | final columns |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| sequence | method | tracked frames | wall s | fps (wall) | of which retraining (s) | "
+          "CPU s | updates | final columns |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for s in seqs:
         for m in METHODS:
             r = summary(out, m, s)
-            print("| %s | %s | %s | %.1f | %.2f | %.1f | %s | %s |" % (
+            print("| %s | %s | %s | %.1f | %.2f | %.1f | %.1f | %s | %s |" % (
                 s, m, r["tracked"], float(r["seconds"]), float(r["fps"]),
-                float(r["train_seconds"]), r["updates"], r["columns"]))
+                float(r["train_seconds"]), float(r["cpu_seconds"]), r["updates"], r["columns"]))
     if figdir:
         os.makedirs(figdir, exist_ok=True)
         for s in seqs:

@@ -51,7 +51,7 @@ static const char *const track_help =
     "\n"
     "Tracker keys (defaults: spec 4.5's counts): method, C, init_iterations,\n"
     "update_iterations, warm_start, ada_iterations, pos_overlap, neg_overlap,\n"
-    "eps_cp, init_frames, candidates, radius, train_boxes, train_radius,\n"
+    "eps_cp, polish, init_frames, candidates, radius, train_boxes, train_radius,\n"
     "scale_step, scale_levels, buffer, update_every, max_bins, patch, small,\n"
     "hog_cell, seed, threads.\n";
 
@@ -109,12 +109,13 @@ static int write_outputs(const char *out, const bl_track_params *p, const bl_seq
         rc = bl_atomic_open(&a, fp, err);
         if (rc == 0) {
             fprintf(a.f, "sequence,method,frames,tracked,mean_overlap,std_overlap,"
-                    "mean_centre_error,std_centre_error,seconds,fps,train_seconds,updates,columns\n");
+                    "mean_centre_error,std_centre_error,seconds,fps,train_seconds,cpu_seconds,updates,"
+                    "columns\n");
             const char *base = strrchr(seq->dir, '/');
             base = base && base[1] ? base + 1 : seq->dir;
-            fprintf(a.f, "%s,%s,%zu,%zu,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%zu,%zu\n", base,
+            fprintf(a.f, "%s,%s,%zu,%zu,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%zu,%zu\n", base,
                     p->method == BL_TRACK_STRUCTBOOST ? "structboost" : "adaboost", r->n, k, mo,
-                    so, mc, sc, r->seconds, (double)k / r->seconds, r->train_seconds, r->updates,
+                    so, mc, sc, r->seconds, (double)k / r->seconds, r->train_seconds, r->cpu_seconds, r->updates,
                     r->columns);
             rc = bl_atomic_commit(&a, err);
         }
@@ -131,9 +132,9 @@ static int write_outputs(const char *out, const bl_track_params *p, const bl_seq
     }
     if (rc == 0)
         printf("%s: %s overlap %.3f +- %.3f, centre error %.2f +- %.2f px over %zu frames, "
-               "%.2f fps (%.1f s of %.1f s retraining)\n", seq->dir,
+               "%.2f fps (%.1f s of %.1f s retraining; CPU %.1f s)\n", seq->dir,
                p->method == BL_TRACK_STRUCTBOOST ? "structboost" : "adaboost", mo, so, mc, sc,
-               k, (double)k / r->seconds, r->train_seconds, r->seconds);
+               k, (double)k / r->seconds, r->train_seconds, r->seconds, r->cpu_seconds);
     return rc;
 }
 

@@ -70,6 +70,7 @@ typedef struct sb {
     uint64_t rng;
     double eps_cp;        /* the cutting-plane tolerance now (adaptive)   */
     double gap;           /* C (H - xi) at the last master solve          */
+    int no_polish;        /* bl_structboost_fit without polish            */
 } sb;
 
 static uint64_t next_rnd(void *state)
@@ -531,19 +532,20 @@ static void take_model(sb *b, bl_sb_model *mo)
 }
 
 static int sb_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
-                  int max_bins, bl_curve *cv, bl_metrics *met, bl_sb_model *model,
+                  int max_bins, bl_curve *cv, bl_metrics *met, bl_sb_model *model, int polish,
                   bl_error *err);
 
 int bl_structboost(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
                    int max_bins, bl_curve *cv, bl_metrics *met, bl_error *err)
 {
-    return sb_run(cfg, train, test, max_bins, cv, met, NULL, err);
+    return sb_run(cfg, train, test, max_bins, cv, met, NULL, 1, err);
 }
 
 int bl_structboost_fit(const bl_boost_cfg *cfg, const bl_dataset *train, int max_bins,
-                       bl_sb_model *model, bl_curve *cv, bl_metrics *met, bl_error *err)
+                       int polish, bl_sb_model *model, bl_curve *cv, bl_metrics *met,
+                       bl_error *err)
 {
-    return sb_run(cfg, train, NULL, max_bins, cv, met, model, err);
+    return sb_run(cfg, train, NULL, max_bins, cv, met, model, polish, err);
 }
 
 void bl_sb_model_free(bl_sb_model *mo)
@@ -577,13 +579,14 @@ void bl_sb_model_scores(const bl_sb_model *mo, size_t view, size_t block,
 
 static int sb_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
                   int max_bins, bl_curve *cv, bl_metrics *met, bl_sb_model *model,
-                  bl_error *err)
+                  int do_polish, bl_error *err)
 {
     const bl_algo_spec *a = cfg->algo;
     sb b;
     memset(&b, 0, sizeof b);
     memset(cv, 0, sizeof *cv);
     b.a = a;
+    b.no_polish = !do_polish;
     b.wo = a->weak.plugin->ops;
     bl_lp_init(&b.lp);
     int rc = bl_sinst_open(&b.tr, &a->task, train, max_bins, err);
@@ -665,7 +668,8 @@ static int sb_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dat
          * C eps_cp too high.  So before stopping, solve the master to 1e-3
          * of the objective, tightening eps_cp tenfold at a time, and price
          * again. */
-        if (b.ncol && (pr == 1 || edge <= 1.0 + a->eps_cg) && b.gap > 1e-3 * last_f &&
+        if (!b.no_polish && b.ncol && (pr == 1 || edge <= 1.0 + a->eps_cg) &&
+            b.gap > 1e-3 * last_f &&
             b.eps_cp > 1e-9) {
             if (c.hyp) {
                 b.wo->free_hyp(c.hyp);

@@ -57,9 +57,14 @@ typedef struct bl_sb_model {
  * columns (n > 0) they are a warm start: re-evaluated on train, put in the
  * master first, and cfg->iterations more columns are generated from there
  * (the paper does not say whether a tracker's retraining restarts, spec
- * §8.15).  model->wo must be cfg's weak plugin's ops.  met may be NULL. */
+ * §8.15).  model->wo must be cfg's weak plugin's ops.  met may be NULL.
+ * polish 0 skips the adaptive eps_cp tightening before the dual stopping
+ * test (bl_structboost always polishes): an online learner retrained every
+ * few frames cannot afford master solves to 1e-3 of the objective, and a
+ * stop at eps_cp is what spec Alg. 2 asks for. */
 int bl_structboost_fit(const bl_boost_cfg *cfg, const bl_dataset *train, int max_bins,
-                       bl_sb_model *model, bl_curve *curve, bl_metrics *met, bl_error *err);
+                       int polish, bl_sb_model *model, bl_curve *curve, bl_metrics *met,
+                       bl_error *err);
 void bl_sb_model_free(bl_sb_model *mo);
 /* S[r] = sum_j w_j phi_j(x_r) over the columns in (view, block), for the
  * points X (feature-major, the view's features). */

@@ -29,6 +29,7 @@ typedef struct bl_track_params {
     int ada_iterations;     /* AdaBoost tracker: stumps per training           */
     double pos_overlap, neg_overlap; /* AdaBoost: positive > pos, negative <= neg */
     double eps_cp;
+    int polish;             /* adaptive eps_cp tightening (bl_structboost_fit) */
     int init_frames;        /* labelled frames at the start                    */
     int candidates;         /* boxes scored per predicted frame                */
     double radius;          /* their translation radius (px)                   */
@@ -71,6 +72,7 @@ typedef struct bl_track_result {
     size_t first;           /* first tracked (not labelled) frame             */
     double seconds;         /* wall time of the tracked frames                */
     double train_seconds;   /* of which retraining                            */
+    double cpu_seconds;     /* process CPU time (all threads) over them       */
     size_t updates;         /* retrainings                                    */
     size_t columns;         /* terms of the final model                       */
 } bl_track_result;

@@ -28,7 +28,7 @@ void bl_track_defaults(bl_track_params *p)
     p->train_boxes = 200;
     p->train_radius = 40;
     p->scale_step = 1.05;
-    p->scale_levels = 1;
+    p->scale_levels = 0;
     p->buffer = 60;
     p->update_every = 2;
     p->max_bins = 64;
@@ -55,6 +55,7 @@ static const key keys[] = {
     {"pos_overlap", 'd', OFF(pos_overlap), 0, 1, "AdaBoost positives: overlap above"},
     {"neg_overlap", 'd', OFF(neg_overlap), 0, 1, "AdaBoost negatives: overlap at most"},
     {"eps_cp", 'd', OFF(eps_cp), 1e-9, 1, "cutting-plane tolerance"},
+    {"polish", 'i', OFF(polish), 0, 1, "1: tighten eps_cp before the dual stop"},
     {"init_frames", 'i', OFF(init_frames), 1, 1000, "labelled frames at the start"},
     {"candidates", 'i', OFF(candidates), 1, 1000000, "boxes scored per frame"},
     {"radius", 'd', OFF(radius), 0, 10000, "their radius (px)"},
@@ -110,8 +111,8 @@ int bl_track_set(bl_track_params *p, const char *k, const char *value, bl_error 
         return 0;
     }
     return bl_errf(err, "unknown key '%s' (keys: method, C, init_iterations, update_iterations, "
-                   "warm_start, ada_iterations, pos_overlap, neg_overlap, eps_cp, init_frames, "
-                   "candidates, radius, train_boxes, train_radius, scale_step, scale_levels, "
+                   "warm_start, ada_iterations, pos_overlap, neg_overlap, eps_cp, polish, "
+                   "init_frames, candidates, radius, train_boxes, train_radius, scale_step, scale_levels, "
                    "buffer, update_every, max_bins, patch, small, hog_cell, seed, threads)", k);
 }
 

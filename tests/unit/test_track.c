@@ -221,7 +221,7 @@ Test(track, structboost_model_scores_and_warm_start)
     bl_metrics met;
     memset(&met, 0, sizeof met);
     bl_error err;
-    cr_assert_eq(bl_structboost_fit(&cfg, &c.ds, 64, &mo, &cv, &met, &err), 0, "%s", err.msg);
+    cr_assert_eq(bl_structboost_fit(&cfg, &c.ds, 64, 1, &mo, &cv, &met, &err), 0, "%s", err.msg);
     cr_assert_gt(mo.n, 0);
     for (size_t j = 0; j < mo.n; j++)
         cr_assert_gt(mo.w[j], 0.0, "only columns with w > 0 are kept");
@@ -242,7 +242,7 @@ Test(track, structboost_model_scores_and_warm_start)
     cset c2;
     cset_make(&c2, 12, 15, 4, 0.02, 6);
     cfg.iterations = 2;
-    cr_assert_eq(bl_structboost_fit(&cfg, &c2.ds, 64, &mo, &cv, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(bl_structboost_fit(&cfg, &c2.ds, 64, 0, &mo, &cv, NULL, &err), 0, "%s", err.msg);
     cr_assert_leq(cv.n, 2, "at most 2 new columns");
     cr_assert_gt(mo.n, 0);
     cr_assert(mo.n <= n0 + 2);
