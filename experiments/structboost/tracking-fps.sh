@@ -18,7 +18,7 @@ echo "sequence,eps_cp,threads,load_before,fps,seconds,train_seconds,cpu_seconds,
 for s in ${SCENES:-cat-brick face-grass cup-gravel bike-camera cat-astronaut}; do
     for e in 0.01 0.05; do
         load=$(cut -d' ' -f1 /proc/loadavg)
-        $BL track run "$OUT/seq/$s" --config "$HERE/tracking-structboost.ini" --set threads=2 \
+        $BL track run "$OUT/seq/$s" --config "$HERE/tracking-structboost.conf" --set threads=2 \
             --set eps_cp=$e --out "$OUT/fps/$s-eps$e" --quiet >/dev/null
         awk -F, -v s="$s" -v e="$e" -v l="$load" 'NR == 2 {
             print s "," e ",2," l "," $10 "," $9 "," $11 "," $12 "," $5 "," $7 }' \

@@ -3,7 +3,9 @@
 # StructBoost spec §5.4 analogue (Tables IV-V, Fig. 5) on CONSTRUCTED
 # sequences: renders the five scenes of `boostlab track list` (seed 1, 150
 # frames, 320x240), runs the StructBoost tracker and the binary AdaBoost
-# tracker on each with the INI files beside this script, then writes the
+# tracker on each with the tracker files tracking-*.conf beside this
+# script (INI syntax, one [tracker] section; not .ini, which experiments/
+# reserves for experiment files), then writes the
 # tables and per-frame overlap plots (tracking_tables.py).
 #
 #   experiments/structboost/tracking.sh [OUT]     (default results/structboost-tracking)
@@ -23,7 +25,7 @@ for s in $SCENES; do
     [ -f "$OUT/seq/$s/groundtruth.txt" ] || $BL track make "$s" "$OUT/seq/$s" --seed "$SEED" --frames "$FRAMES"
     for m in structboost adaboost; do
         [ -f "$OUT/$m/$s/summary.csv" ] ||
-            $BL track run "$OUT/seq/$s" --config "$HERE/tracking-$m.ini" --out "$OUT/$m/$s" --quiet
+            $BL track run "$OUT/seq/$s" --config "$HERE/tracking-$m.conf" --out "$OUT/$m/$s" --quiet
     done
 done
 python3 "$HERE/tracking_tables.py" "$OUT" "${FIGDIR:-docs/figures/structboost}"

@@ -29,6 +29,22 @@ def frames(out, method, seq):
         return list(csv.DictReader(f))
 
 
+def ceiling(out, seq):
+    """Mean overlap of the best fixed-size box (the size of the last labelled
+    frame's box, centred on the truth) over the tracked frames: what a
+    tracker that does not change scale can reach at most."""
+    with open(os.path.join(out, "seq", seq, "groundtruth.txt")) as f:
+        gt = [[float(v) for v in l.split()] for l in f if l.strip()]
+    rows = frames(out, "structboost", seq)
+    first = sum(r["labelled"] == "1" for r in rows)
+    w0, h0 = gt[first - 1][2], gt[first - 1][3]
+    vals = []
+    for x, y, w, h in gt[first:]:
+        i = min(w, w0) * min(h, h0)
+        vals.append(i / (w * h + w0 * h0 - i))
+    return sum(vals) / len(vals)
+
+
 def plot(out, seq, png):
     data = {m: frames(out, m, seq) for m in METHODS}
     script = ["set terminal pngcairo size 800,360 noenhanced",
@@ -52,16 +68,16 @@ def main():
     seqs = sorted(d for d in os.listdir(os.path.join(out, "structboost"))
                   if os.path.exists(os.path.join(out, "adaboost", d, "summary.csv")))
     print("| sequence (constructed) | overlap StructBoost | overlap AdaBoost | "
-          "centre error StructBoost (px) | centre error AdaBoost (px) |")
-    print("|---|---|---|---|---|")
+          "centre error StructBoost (px) | centre error AdaBoost (px) | fixed-size ceiling |")
+    print("|---|---|---|---|---|---|")
     wins = 0
     for s in seqs:
         a, b = summary(out, "structboost", s), summary(out, "adaboost", s)
         wins += float(a["mean_overlap"]) > float(b["mean_overlap"])
-        print("| %s | %.2f ± %.2f | %.2f ± %.2f | %.1f ± %.1f | %.1f ± %.1f |" % (
+        print("| %s | %.2f ± %.2f | %.2f ± %.2f | %.1f ± %.1f | %.1f ± %.1f | %.2f |" % (
             s, float(a["mean_overlap"]), float(a["std_overlap"]), float(b["mean_overlap"]),
             float(b["std_overlap"]), float(a["mean_centre_error"]), float(a["std_centre_error"]),
-            float(b["mean_centre_error"]), float(b["std_centre_error"])))
+            float(b["mean_centre_error"]), float(b["std_centre_error"]), ceiling(out, s)))
     print()
     print("StructBoost's mean overlap is higher on %d of %d sequences." % (wins, len(seqs)))
     print()

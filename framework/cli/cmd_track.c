@@ -42,7 +42,7 @@ static const char *const track_help =
     "  -i, --images DIR    make: where the skimage images are\n"
     "                      (default " BL_SKIMAGE_DATA ")\n"
     "  -c, --config FILE   run: an INI file with a [tracker] section\n"
-    "                      (e.g. configs/track-structboost.ini)\n"
+    "                      (e.g. experiments/structboost/tracking-structboost.conf)\n"
     "  -m, --method M      run: structboost or adaboost (same as --set method=M)\n"
     "  -S, --set K=V       run: override one tracker key (after --config)\n"
     "  -o, --out DIR       run: output directory (created)\n"
