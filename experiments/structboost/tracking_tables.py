@@ -80,6 +80,24 @@ def main():
             float(b["mean_centre_error"]), float(b["std_centre_error"]), ceiling(out, s)))
     print()
     print("StructBoost's mean overlap is higher on %d of %d sequences." % (wins, len(seqs)))
+    # the C = 100 runs (--set C=100, into OUT/structboost-C100), when made
+    if os.path.isdir(os.path.join(out, "structboost-C100")):
+        print()
+        print("| sequence (constructed) | overlap StructBoost C = 100 | overlap AdaBoost | "
+              "centre error StructBoost C = 100 (px) | fps (wall) | CPU s |")
+        print("|---|---|---|---|---|---|")
+        wins = 0
+        for s in seqs:
+            a, b = summary(out, "structboost-C100", s), summary(out, "adaboost", s)
+            wins += float(a["mean_overlap"]) > float(b["mean_overlap"])
+            print("| %s | %.3f ± %.2f | %.3f ± %.2f | %.1f ± %.1f | %.2f | %.1f |" % (
+                s, float(a["mean_overlap"]), float(a["std_overlap"]),
+                float(b["mean_overlap"]), float(b["std_overlap"]),
+                float(a["mean_centre_error"]), float(a["std_centre_error"]), float(a["fps"]),
+                float(a["cpu_seconds"])))
+        print()
+        print("With C = 100 StructBoost's mean overlap is higher on %d of %d sequences."
+              % (wins, len(seqs)))
     print()
     print("| sequence | method | tracked frames | wall s | fps (wall) | of which retraining (s) | "
           "CPU s | updates | final columns |")
