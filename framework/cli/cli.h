@@ -21,6 +21,7 @@ int cmd_check(int argc, char **argv);
 int cmd_new(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 int cmd_segment(int argc, char **argv);
+int cmd_track(int argc, char **argv);
 
 /* Print "boostlab: MSG" on stderr; returns BL_EXIT_FAIL. */
 int cli_fail(const char *msg);

@@ -27,6 +27,8 @@ static void usage(FILE *f)
           "  synth NAME             write a RandomBoost toy data set (2-D Gaussians)\n"
           "  segment SUBCOMMAND     CRF segmentation data: make constructed images,\n"
           "                         prepare super-pixels and unaries, draw figures\n"
+          "  track make|run|list    constructed tracking sequences; StructBoost and\n"
+          "                         AdaBoost trackers on them\n"
           "\n"
           "Run 'boostlab COMMAND --help' for a command's options.\n"
           "Plugins are searched in the build tree or install directory, then in\n"
@@ -76,7 +78,9 @@ int main(int argc, char **argv)
         return cmd_synth(argc - 1, argv + 1);
     if (!strcmp(cmd, "segment"))
         return cmd_segment(argc - 1, argv + 1);
+    if (!strcmp(cmd, "track"))
+        return cmd_track(argc - 1, argv + 1);
     fprintf(stderr, "boostlab: unknown command '%s' (commands: run, results, report, plugins, "
-            "check-plugin, new, train, predict, synth, segment)\n", cmd);
+            "check-plugin, new, train, predict, synth, segment, track)\n", cmd);
     return BL_EXIT_USAGE;
 }

@@ -77,6 +77,7 @@ typedef struct sb {
     uint64_t rng;
     double eps_cp;        /* the cutting-plane tolerance now (adaptive)   */
     double gap;           /* C (H - xi) at the last master solve          */
+    int no_polish;        /* bl_structboost_fit without polish            */
 } sb;
 
 static uint64_t next_rnd(void *state)
@@ -404,7 +405,8 @@ static int mslack_rows(sb *b, bl_error *err)
 static void sb_free(sb *b)
 {
     for (size_t j = 0; j < b->ncol; j++) {
-        b->wo->free_hyp(b->col[j].hyp);
+        if (b->col[j].hyp) /* NULL once handed to a bl_sb_model */
+            b->wo->free_hyp(b->col[j].hyp);
         free(b->col[j].out);
         free(b->col[j].tout);
     }
@@ -478,14 +480,122 @@ static void final_metrics(sb *b, bl_metrics *met)
     free(te);
 }
 
+/* The columns of a model given as a warm start, re-evaluated on this
+ * training part and added to the master, which is then solved once so the
+ * loop below prices against their duals.  The model's hypotheses move into
+ * b (the model is left empty). */
+static int warm_start(sb *b, bl_sb_model *mo, double *f, bl_error *err)
+{
+    for (size_t j = 0; j < mo->n; j++) {
+        col c;
+        memset(&c, 0, sizeof c);
+        if (mo->view[j] >= b->tr.nviews ||
+            mo->block[j] >= b->tr.v[mo->view[j]].tv.blocks)
+            return bl_errf(err, "warm start: column %zu sits in view %zu, block %zu, which "
+                           "task %s does not have", j, mo->view[j], mo->block[j],
+                           b->tr.plugin->name);
+        c.view = mo->view[j];
+        c.block = mo->block[j];
+        c.hyp = mo->hyp[j];
+        mo->hyp[j] = NULL;
+        const struct bl_matrix *P = &b->tr.v[c.view].tv.points;
+        c.out = bl_xmalloc((P->m ? P->m : 1) * sizeof *c.out);
+        b->wo->predict(c.hyp, P, c.out);
+        add_column(b, &c);
+        if (b->ncol == b->capcol) {
+            b->capcol = b->capcol ? 2 * b->capcol : 64;
+            b->col = bl_xrealloc(b->col, b->capcol * sizeof *b->col);
+        }
+        b->col[b->ncol++] = c;
+    }
+    bl_sb_model_free(mo);
+    if (!b->ncol)
+        return 0;
+    int iters = 0;
+    return master(b, f, &iters, err);
+}
+
+/* Hand the columns with w_j > 0 to mo (the others are dropped: an l1
+ * master leaves most at 0, and a tracker retrained every few frames would
+ * otherwise carry every column it ever priced). */
+static void take_model(sb *b, bl_sb_model *mo)
+{
+    memset(mo, 0, sizeof *mo);
+    mo->wo = b->wo;
+    size_t n = 0;
+    for (size_t j = 0; j < b->ncol; j++)
+        n += b->w && b->w[j] > 0.0;
+    mo->view = bl_xmalloc((n ? n : 1) * sizeof *mo->view);
+    mo->block = bl_xmalloc((n ? n : 1) * sizeof *mo->block);
+    mo->hyp = bl_xmalloc((n ? n : 1) * sizeof *mo->hyp);
+    mo->w = bl_xmalloc((n ? n : 1) * sizeof *mo->w);
+    for (size_t j = 0; j < b->ncol; j++) {
+        if (!(b->w && b->w[j] > 0.0))
+            continue;
+        mo->view[mo->n] = b->col[j].view;
+        mo->block[mo->n] = b->col[j].block;
+        mo->hyp[mo->n] = b->col[j].hyp;
+        mo->w[mo->n++] = b->w[j];
+        b->col[j].hyp = NULL;
+    }
+}
+
+static int sb_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
+                  int max_bins, bl_curve *cv, bl_metrics *met, bl_sb_model *model, int polish,
+                  bl_error *err);
+
 int bl_structboost(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
                    int max_bins, bl_curve *cv, bl_metrics *met, bl_error *err)
+{
+    return sb_run(cfg, train, test, max_bins, cv, met, NULL, 1, err);
+}
+
+int bl_structboost_fit(const bl_boost_cfg *cfg, const bl_dataset *train, int max_bins,
+                       int polish, bl_sb_model *model, bl_curve *cv, bl_metrics *met,
+                       bl_error *err)
+{
+    return sb_run(cfg, train, NULL, max_bins, cv, met, model, polish, err);
+}
+
+void bl_sb_model_free(bl_sb_model *mo)
+{
+    for (size_t j = 0; j < mo->n; j++)
+        if (mo->hyp[j])
+            mo->wo->free_hyp(mo->hyp[j]);
+    free(mo->view);
+    free(mo->block);
+    free(mo->hyp);
+    free(mo->w);
+    const struct bl_weak_ops *wo = mo->wo;
+    memset(mo, 0, sizeof *mo);
+    mo->wo = wo;
+}
+
+void bl_sb_model_scores(const bl_sb_model *mo, size_t view, size_t block,
+                        const struct bl_matrix *X, double *S)
+{
+    memset(S, 0, X->m * sizeof *S);
+    double *o = bl_xmalloc((X->m ? X->m : 1) * sizeof *o);
+    for (size_t j = 0; j < mo->n; j++) {
+        if (mo->view[j] != view || mo->block[j] != block)
+            continue;
+        mo->wo->predict(mo->hyp[j], X, o);
+        for (size_t r = 0; r < X->m; r++)
+            S[r] += mo->w[j] * o[r];
+    }
+    free(o);
+}
+
+static int sb_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
+                  int max_bins, bl_curve *cv, bl_metrics *met, bl_sb_model *model,
+                  int do_polish, bl_error *err)
 {
     const bl_algo_spec *a = cfg->algo;
     sb b;
     memset(&b, 0, sizeof b);
     memset(cv, 0, sizeof *cv);
     b.a = a;
+    b.no_polish = !do_polish;
     b.wo = a->weak.plugin->ops;
     bl_lp_init(&b.lp);
     int rc = bl_sinst_open(&b.tr, &a->task, train, max_bins, err);
@@ -554,6 +664,8 @@ int bl_structboost(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_da
     size_t ncand = 0, maxcand = a->per_view ? b.tr.nviews : 1;
     col *cand = bl_xcalloc(maxcand, sizeof *cand);
     double *cedge = bl_xcalloc(maxcand, sizeof *cedge);
+    if (rc == 0 && model && model->n)
+        rc = warm_start(&b, model, &last_f, err);
     for (int t = 0; t < T && rc == 0; t++) {
         double t0 = bl_seconds();
         col c;
@@ -594,7 +706,8 @@ int bl_structboost(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_da
          * C eps_cp too high.  So before stopping, solve the master to 1e-3
          * of the objective, tightening eps_cp tenfold at a time, and price
          * again. */
-        if (b.ncol && (pr == 1 || edge <= 1.0 + a->eps_cg) && b.gap > 1e-3 * last_f &&
+        if (!b.no_polish && b.ncol && (pr == 1 || edge <= 1.0 + a->eps_cg) &&
+            b.gap > 1e-3 * last_f &&
             b.eps_cp > 1e-9) {
             for (size_t k = 0; k < ncand; k++) {
                 b.wo->free_hyp(cand[k].hyp);
@@ -654,8 +767,10 @@ int bl_structboost(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_da
     }
     free(cand);
     free(cedge);
-    if (rc == 0)
+    if (rc == 0 && met)
         final_metrics(&b, met);
+    if (rc == 0 && model)
+        take_model(&b, model);
     sb_free(&b);
     return rc;
 }

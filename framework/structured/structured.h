@@ -42,6 +42,35 @@ int bl_ssvm(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *
 int bl_ova_svm(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
                bl_curve *curve, bl_metrics *met, bl_error *err);
 
+/* A StructBoost model on its own (for online use, e.g. the tracker): the
+ * columns with w_j > 0, each a base hypothesis of weak plugin ops `wo` in
+ * (view, block) of the task, with its weight. */
+typedef struct bl_sb_model {
+    const struct bl_weak_ops *wo;
+    size_t n;
+    size_t *view, *block;
+    void **hyp;
+    double *w;
+} bl_sb_model;
+
+/* StructBoost on train alone, returning the model.  When model holds
+ * columns (n > 0) they are a warm start: re-evaluated on train, put in the
+ * master first, and cfg->iterations more columns are generated from there
+ * (the paper does not say whether a tracker's retraining restarts, spec
+ * §8.15).  model->wo must be cfg's weak plugin's ops.  met may be NULL.
+ * polish 0 skips the adaptive eps_cp tightening before the dual stopping
+ * test (bl_structboost always polishes): an online learner retrained every
+ * few frames cannot afford master solves to 1e-3 of the objective, and a
+ * stop at eps_cp is what spec Alg. 2 asks for. */
+int bl_structboost_fit(const bl_boost_cfg *cfg, const bl_dataset *train, int max_bins,
+                       int polish, bl_sb_model *model, bl_curve *curve, bl_metrics *met,
+                       bl_error *err);
+void bl_sb_model_free(bl_sb_model *mo);
+/* S[r] = sum_j w_j phi_j(x_r) over the columns in (view, block), for the
+ * points X (feature-major, the view's features). */
+void bl_sb_model_scores(const bl_sb_model *mo, size_t view, size_t block,
+                        const struct bl_matrix *X, double *S);
+
 /* Task metrics of class predictions made by any multi-class algorithm
  * (the task's labels must be classes): used to give the boosting engine's
  * runs the same metrics (e.g. the tree loss of AdaBoost.MH). */
