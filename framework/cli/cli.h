@@ -26,6 +26,9 @@ int cmd_track(int argc, char **argv);
 /* Print "boostlab: MSG" on stderr; returns BL_EXIT_FAIL. */
 int cli_fail(const char *msg);
 int cli_usage(const char *cmd, const char *msg);
+/* A whole number 0..max written in digits only (no sign, no blanks; base 0
+ * also takes the hex seeds reports print).  -1 when it is not. */
+int cli_parse_count(const char *s, int base, unsigned long long max, unsigned long long *out);
 
 /* Load the standard plugin registry or print why not. */
 int cli_registry(bl_registry *reg);

@@ -82,20 +82,6 @@ typedef struct target {
     char *note;
 } target;
 
-/* A non-negative integer up to max; base 0 takes the hex seeds reports print. */
-static int parse_count(const char *s, int base, unsigned long long max, unsigned long long *out)
-{
-    char *end;
-    errno = 0;
-    if (!*s || *s == '-' || *s == '+' || *s == ' ')
-        return -1;
-    unsigned long long v = strtoull(s, &end, base);
-    if (*end || errno || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* An argument is a file when it has a slash or ends in ".so". */
 static int is_file_arg(const char *a)
 {
@@ -183,14 +169,14 @@ int cmd_check(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":s:t:p:c:d:l:vh", opts, NULL)) != -1) {
         switch (c) {
         case 's':
-            if (parse_count(optarg, 0, UINT64_MAX, &v) < 0) {
+            if (cli_parse_count(optarg, 0, UINT64_MAX, &v) < 0) {
                 free(params);
                 return cli_usage("check-plugin", "--seed expects a non-negative integer");
             }
             o.seed = v;
             break;
         case 't':
-            if (parse_count(optarg, 10, 1000, &v) < 0 || v < 1) {
+            if (cli_parse_count(optarg, 10, 1000, &v) < 0 || v < 1) {
                 free(params);
                 return cli_usage("check-plugin", "--trials expects an integer in 1..1000");
             }
@@ -215,7 +201,7 @@ int cmd_check(int argc, char **argv)
         case 'l': label = optarg; break;
         case 'v': o.verbose = 1; break;
         case OPT_TIMEOUT:
-            if (parse_count(optarg, 10, 86400, &v) < 0) {
+            if (cli_parse_count(optarg, 10, 86400, &v) < 0) {
                 free(params);
                 return cli_usage("check-plugin", "--timeout expects seconds in 0..86400");
             }

@@ -78,10 +78,8 @@ static long num_arg(const char *s, long lo, long hi, int *bad)
 
 static int parse_seed(const char *s, uint64_t *seed)
 {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || *end || errno || s[0] == '-')
+    unsigned long long v;
+    if (cli_parse_count(s, 10, UINT64_MAX, &v) < 0)
         return -1;
     *seed = v;
     return 0;

@@ -55,19 +55,6 @@ static void synth_help(FILE *f)
     fputs(synth_help_tail, f);
 }
 
-/* Whole number in lo..hi, digits only (no sign, no blanks). */
-static int parse_count(const char *s, unsigned long long hi, unsigned long long *out)
-{
-    if (!*s || strspn(s, "0123456789") != strlen(s))
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, NULL, 10);
-    if (errno == ERANGE || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* FILE.csv -> FILE.classes, anything else -> anything.classes; malloc'ed. */
 static char *classes_path(const char *csv)
 {
@@ -121,12 +108,12 @@ int cmd_synth(int argc, char **argv)
         return cli_usage("synth", msg);
     }
     unsigned long long seed = DEFAULT_SEED, per_class = set->per_class;
-    if (seed_arg && parse_count(seed_arg, UINT64_MAX, &seed) < 0) {
+    if (seed_arg && cli_parse_count(seed_arg, 10, UINT64_MAX, &seed) < 0) {
         snprintf(msg, sizeof msg, "--seed '%.100s': expected a whole number in 0..2^64-1",
                  seed_arg);
         return cli_usage("synth", msg);
     }
-    if (n_arg && (parse_count(n_arg, PER_CLASS_MAX, &per_class) < 0 || per_class == 0)) {
+    if (n_arg && (cli_parse_count(n_arg, 10, PER_CLASS_MAX, &per_class) < 0 || per_class == 0)) {
         snprintf(msg, sizeof msg, "--per-class '%.100s': expected a whole number in 1..%ld",
                  n_arg, PER_CLASS_MAX);
         return cli_usage("synth", msg);

@@ -55,18 +55,6 @@ static const char *const track_help =
     "scale_step, scale_levels, buffer, update_every, max_bins, patch, small,\n"
     "hog_cell, seed, threads.\n";
 
-static int parse_u64(const char *s, unsigned long long hi, unsigned long long *out)
-{
-    if (!*s || strspn(s, "0123456789") != strlen(s))
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, NULL, 10);
-    if (errno == ERANGE || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static int track_list(void)
 {
     for (const bl_scene_def *d = bl_scenes; d->name; d++)
@@ -185,11 +173,11 @@ int cmd_track(int argc, char **argv)
             snprintf(msg, sizeof msg, "unknown scene '%.100s' (see 'boostlab track list')",
                      argv[optind + 1]);
             rc = cli_usage("track", msg);
-        } else if (seed_arg && parse_u64(seed_arg, UINT64_MAX, &seed) < 0) {
+        } else if (seed_arg && cli_parse_count(seed_arg, 10, UINT64_MAX, &seed) < 0) {
             snprintf(msg, sizeof msg, "--seed '%.100s': expected a whole number in 0..2^64-1",
                      seed_arg);
             rc = cli_usage("track", msg);
-        } else if (frames_arg && (parse_u64(frames_arg, 100000, &frames) < 0 || !frames)) {
+        } else if (frames_arg && (cli_parse_count(frames_arg, 10, 100000, &frames) < 0 || !frames)) {
             snprintf(msg, sizeof msg, "--frames '%.100s': expected a whole number in 1..100000",
                      frames_arg);
             rc = cli_usage("track", msg);

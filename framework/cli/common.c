@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Pieces shared by the subcommands (see cli.h). */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -41,5 +43,18 @@ int cli_file_spec(const char *path, const char *format, const char *label, bl_da
         ds->format = BL_FMT_LIBSVM;
     else
         return -1;
+    return 0;
+}
+
+int cli_parse_count(const char *s, int base, unsigned long long max, unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    if (!*s || *s == '-' || *s == '+' || *s == ' ' || *s == '\t')
+        return -1;
+    unsigned long long v = strtoull(s, &end, base);
+    if (*end || errno || v > max)
+        return -1;
+    *out = v;
     return 0;
 }

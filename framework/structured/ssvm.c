@@ -157,6 +157,34 @@ static void lin_cut(const lin *L, const bl_sinst *s, const bl_cut *c, double *a)
     }
 }
 
+/* One SMO step on the simplex {l >= 0, sum l = C} at gradient g: mass d
+ * moves from the worst coordinate j still holding some (smallest g) to the
+ * best i (largest g), by the exact line search on K clipped at l_j.
+ * Returns 0 (nothing moved) when g_i - g_j <= tol: the KKT point. */
+static int simplex_step(const double *K, const double *g, size_t n, double *l, double tol,
+                        size_t *pi, size_t *pj, double *pd)
+{
+    size_t i = 0, j = n;
+    for (size_t k = 1; k < n; k++)
+        if (g[k] > g[i])
+            i = k;
+    for (size_t k = 0; k < n; k++)
+        if (l[k] > 0.0 && (j == n || g[k] < g[j]))
+            j = k;
+    if (j == n || g[i] - g[j] <= tol)
+        return 0;
+    double eta = K[i * n + i] + K[j * n + j] - 2.0 * K[i * n + j];
+    double d = eta > 1e-15 ? (g[i] - g[j]) / eta : l[j];
+    if (d > l[j])
+        d = l[j];
+    l[i] += d;
+    l[j] -= d;
+    if (l[j] < 1e-300)
+        l[j] = 0.0;
+    *pi = i, *pj = j, *pd = d;
+    return 1;
+}
+
 /* SMO on  max b^T l - 1/2 l^T K l  over {l >= 0, sum l = C}, K n x n
  * (row-major), warm-started from l.  Returns the steps taken. */
 static int qp_simplex(const double *K, const double *b, size_t n, double *l, double tol)
@@ -169,23 +197,10 @@ static int qp_simplex(const double *K, const double *b, size_t n, double *l, dou
     }
     int steps = 0;
     for (; steps < 1000000; steps++) {
-        size_t i = 0, j = n;
-        for (size_t k = 1; k < n; k++)
-            if (g[k] > g[i])
-                i = k;
-        for (size_t k = 0; k < n; k++)
-            if (l[k] > 0.0 && (j == n || g[k] < g[j]))
-                j = k;
-        if (j == n || g[i] - g[j] <= tol)
+        size_t i, j;
+        double d;
+        if (!simplex_step(K, g, n, l, tol, &i, &j, &d))
             break;
-        double eta = K[i * n + i] + K[j * n + j] - 2.0 * K[i * n + j];
-        double d = eta > 1e-15 ? (g[i] - g[j]) / eta : l[j];
-        if (d > l[j])
-            d = l[j];
-        l[i] += d;
-        l[j] -= d;
-        if (l[j] < 1e-300)
-            l[j] = 0.0;
         for (size_t k = 0; k < n; k++)
             g[k] -= d * (K[k * n + i] - K[k * n + j]);
     }
@@ -220,23 +235,10 @@ static int qp_simplex_nn(const lin *L, double *const *A, const double *K, const 
             for (size_t f = 0; f < L->D; f++)
                 g[k] -= A[k][f] * w[f];
         }
-        size_t i = 0, j = n;
-        for (size_t k = 1; k < n; k++)
-            if (g[k] > g[i])
-                i = k;
-        for (size_t k = 0; k < n; k++)
-            if (l[k] > 0.0 && (j == n || g[k] < g[j]))
-                j = k;
-        if (j == n || g[i] - g[j] <= tol)
+        size_t i, j;
+        double d;
+        if (!simplex_step(K, g, n, l, tol, &i, &j, &d))
             break;
-        double eta = K[i * n + i] + K[j * n + j] - 2.0 * K[i * n + j];
-        double d = eta > 1e-15 ? (g[i] - g[j]) / eta : l[j];
-        if (d > l[j])
-            d = l[j];
-        l[i] += d;
-        l[j] -= d;
-        if (l[j] < 1e-300)
-            l[j] = 0.0;
     }
     weights(L, A, l, n, w);
     free(g);

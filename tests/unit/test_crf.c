@@ -26,19 +26,7 @@
 #include "vision/segscene.h"
 #include "vision/superpixel.h"
 
-static bl_registry reg;
-
-static void load_tree(void)
-{
-    bl_error err;
-    memset(&reg, 0, sizeof reg);
-    cr_assert_eq(bl_registry_load_dir(&reg, BL_BUILD_DIR "/plugins", 1, &err), 0, "%s", err.msg);
-}
-
-static void unload(void)
-{
-    bl_registry_free(&reg);
-}
+TEST_REGISTRY(reg, load_tree, unload)
 
 TestSuite(crf, .init = load_tree, .fini = unload);
 
