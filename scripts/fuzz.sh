@@ -43,6 +43,7 @@ if [[ -z $CC ]]; then
     command -v "$c" >/dev/null 2>&1 && { CC=$c; break; }
   done
 fi
+CXX=${FUZZ_CXX:-${CC/clang/clang++}}
 if [[ -z $CC ]]; then
   echo "fuzz.sh: clang not found (Debian: apt-get install clang-14 libclang-rt-14-dev)" >&2
   exit 2
@@ -107,19 +108,31 @@ build() {
   local p so
   local srcs
   for p in "${PLUGINS[@]}"; do
+    local cxx_objs=() cxx_libs=()
     if [[ $p == */ ]]; then # a folder plugin: all its sources
       so=$BUILD/plugins/${p%/}.so
       srcs=(plugins/"$p"*.c)
+      # C++ shims (crf's over libmaxflow) are compiled apart and linked in
+      local cc_src
+      for cc_src in plugins/"$p"*.cc; do
+        [[ -e $cc_src ]] || continue
+        local cobj=$BUILD/obj/plugin-$(basename "${cc_src%.cc}").o
+        "$CXX" -g -O1 -fno-omit-frame-pointer -fPIC "${SAN[@]}" -fsanitize=fuzzer-no-link \
+          $(pkg-config --cflags maxflow) -c "$cc_src" -o "$cobj" || return 1
+        cxx_objs+=("$cobj")
+        read -r -a cxx_libs <<<"$(pkg-config --libs maxflow) -lstdc++"
+      done
     else
       so=$BUILD/plugins/${p%.c}.so
       srcs=("plugins/$p")
     fi
     mkdir -p "$(dirname "$so")" || return 1
-    if stale "$so" "${srcs[@]}"; then
+    if [[ ${#cxx_objs[@]} -gt 0 ]] || stale "$so" "${srcs[@]}"; then
       # Plugins are built without OpenMP here; warnings about that are noise.
       "$CC" "${CFLAGS[@]}" "${PKG_CFLAGS[@]}" -Wno-unused-variable -Wno-unknown-pragmas \
         "${SAN[@]}" -fsanitize=fuzzer-no-link -fPIC \
-        -shared "${srcs[@]}" -o "$so" -Wl,--as-needed -llbfgsb "${PKG_LIBS[@]}" -lm || return 1
+        -shared "${srcs[@]}" "${cxx_objs[@]}" -o "$so" -Wl,--as-needed -llbfgsb "${PKG_LIBS[@]}" \
+        "${cxx_libs[@]}" -lm || return 1
     fi
   done
   # A plugin removed from the tree must not linger here (nor the flat
