@@ -90,6 +90,8 @@ def main():
     out = sys.argv[1]
     figdir = sys.argv[2] if len(sys.argv) > 2 else None
     validation(out)
+    if not os.path.isdir(os.path.join(out, "structboost")):
+        return
     seqs = sorted(d for d in os.listdir(os.path.join(out, "structboost"))
                   if os.path.exists(os.path.join(out, "adaboost", d, "summary.csv")))
     print("| sequence (constructed) | overlap StructBoost | overlap AdaBoost | "
