@@ -6,7 +6,9 @@
 # tracker on each with the tracker files tracking-*.conf beside this
 # script (INI syntax, one [tracker] section; not .ini, which experiments/
 # reserves for experiment files), then writes the
-# tables and per-frame overlap plots (tracking_tables.py).
+# tables and per-frame overlap plots (tracking_tables.py).  StructBoost's C
+# is the one tracking-validate.sh chose on seed-2 validation sequences
+# (OUT/val/chosen_C; run it first), or C=... from the environment.
 #
 #   experiments/structboost/tracking.sh [OUT]     (default results/structboost-tracking)
 #
@@ -21,11 +23,14 @@ SEED=${SEED:-1}
 FRAMES=${FRAMES:-150}
 SCENES=${SCENES:-"cat-brick face-grass cup-gravel bike-camera cat-astronaut"}
 export OMP_WAIT_POLICY=passive
+C=${C:-$(cat "$OUT/val/chosen_C")}
 for s in $SCENES; do
     [ -f "$OUT/seq/$s/groundtruth.txt" ] || $BL track make "$s" "$OUT/seq/$s" --seed "$SEED" --frames "$FRAMES"
     for m in structboost adaboost; do
+        set --
+        [ $m = structboost ] && set -- --set C="$C"
         [ -f "$OUT/$m/$s/summary.csv" ] ||
-            $BL track run "$OUT/seq/$s" --config "$HERE/tracking-$m.conf" --out "$OUT/$m/$s" --quiet
+            $BL track run "$OUT/seq/$s" --config "$HERE/tracking-$m.conf" "$@" --out "$OUT/$m/$s" --quiet
     done
 done
 python3 "$HERE/tracking_tables.py" "$OUT" "${FIGDIR:-docs/figures/structboost}"

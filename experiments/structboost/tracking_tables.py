@@ -6,7 +6,8 @@
   tracking_tables.py OUT [FIGDIR]
 
 prints Markdown: mean +- std overlap and centre error per CONSTRUCTED
-sequence, StructBoost tracker vs AdaBoost tracker, fps and retraining time;
+sequence, StructBoost tracker vs AdaBoost tracker, fps and retraining time,
+and the validation runs that chose C (tracking-validate.sh);
 with FIGDIR also draws per-frame overlap curves (gnuplot, pngcairo) as
 FIGDIR/tracking-SEQ.png.  The paper's Tables IV/V are on other (real)
 videos and are shown separately in the docs, never in the same row.
@@ -62,9 +63,35 @@ def plot(out, seq, png):
     os.replace(png + ".tmp", png)
 
 
+def validation(out):
+    """The choice of C (tracking-validate.sh): mean overlap per C and
+    validation sequence (seed 2), and their mean over the sequences."""
+    path = os.path.join(out, "val", "validation.csv")
+    if not os.path.exists(path):
+        return
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    grid = list(dict.fromkeys(r["C"] for r in rows))
+    seqs = sorted(set(r["sequence"] for r in rows))
+    ov = {(r["C"], r["sequence"]): float(r["mean_overlap"]) for r in rows}
+    print("| C | " + " | ".join(seqs) + " | mean |")
+    print("|---" * (len(seqs) + 2) + "|")
+    for c in grid:
+        vals = [ov[(c, s)] for s in seqs if (c, s) in ov]
+        print("| %s | " % c + " | ".join("%.3f" % ov[(c, s)] if (c, s) in ov else "—"
+                                        for s in seqs) + " | %.4f |" % (sum(vals) / len(vals)))
+    with open(os.path.join(out, "val", "chosen_C")) as f:
+        print()
+        print("Chosen on the validation sequences: C = %s." % f.read().strip())
+    print()
+
+
 def main():
     out = sys.argv[1]
     figdir = sys.argv[2] if len(sys.argv) > 2 else None
+    validation(out)
+    if not os.path.isdir(os.path.join(out, "structboost")):
+        return
     seqs = sorted(d for d in os.listdir(os.path.join(out, "structboost"))
                   if os.path.exists(os.path.join(out, "adaboost", d, "summary.csv")))
     print("| sequence (constructed) | overlap StructBoost | overlap AdaBoost | "

@@ -207,14 +207,24 @@ void bl_sep_add_terms(bl_sep *sp, const bl_sinst *s, size_t i, const void *y, do
 
 void bl_sep_cut(bl_sep *sp, const bl_sinst *s, int all, bl_cut *out)
 {
+    unsigned char *in = bl_xmalloc(s->m ? s->m : 1);
+    for (size_t i = 0; i < s->m; i++)
+        in[i] = all || sp->h[i] > 0.0;
+    bl_sep_cut_of(sp, s, sp->ybar, in, out);
+    free(in);
+}
+
+void bl_sep_cut_of(bl_sep *sp, const bl_sinst *s, const unsigned char *ybar,
+                   const unsigned char *in, bl_cut *out)
+{
     memset(out, 0, sizeof *out);
     double inv = 1.0 / (double)s->m, b = 0.0;
     for (size_t v = 0; v < s->nviews; v++)
         memset(sp->acc[v], 0, bl_sinst_cells(s, v) * sizeof(double));
     for (size_t i = 0; i < s->m; i++) {
-        if (!all && !(sp->h[i] > 0.0))
+        if (!in[i])
             continue;
-        const unsigned char *y = sp->ybar + i * s->lbytes;
+        const unsigned char *y = ybar + i * s->lbytes;
         b += s->ops->loss(s->inst, i, y);
         bl_sep_add_terms(sp, s, i, y, inv, sp->acc);
     }

@@ -85,6 +85,9 @@ double bl_sep_run(bl_sep *sp, const bl_sinst *s);
  * examples when all is nonzero): A = (1/m) sum c_i dpsi_i(ybar_i),
  * b = (1/m) sum c_i Delta(y_i, ybar_i). */
 void bl_sep_cut(bl_sep *sp, const bl_sinst *s, int all, bl_cut *out);
+/* The same with labels y (m of them) over the examples with in[i] != 0. */
+void bl_sep_cut_of(bl_sep *sp, const bl_sinst *s, const unsigned char *y,
+                   const unsigned char *in, bl_cut *out);
 /* Add weight * (the terms of dpsi_i(y)) into dense per-view maps. */
 void bl_sep_add_terms(bl_sep *sp, const bl_sinst *s, size_t i, const void *y, double weight,
                       double **maps);

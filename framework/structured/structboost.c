@@ -66,6 +66,9 @@ typedef struct sb {
     size_t ncol, capcol;
     bl_cut *cut;          /* 1-slack working set                          */
     int *idle;            /* consecutive solves each cut had no weight    */
+    unsigned char **cy;   /* per cut: its m labels, then m in-flags (kept
+                             only for a returned model: keep_cuts)        */
+    int keep_cuts;
     size_t ncut, capcut;
     mrows mr;             /* m-slack rows                                 */
     bl_lp lp;
@@ -92,16 +95,31 @@ static uint64_t next_rnd(void *state)
 static void scores(sb *b, bl_sinst *s, int test)
 {
     bl_sinst_zero(s);
+    /* points in chunks, each chunk adding the columns in index order: every
+     * sum runs in the same order whatever the thread count (threads only
+     * when the work is worth a team: once per cutting-plane round) */
+    size_t work = 0, maxp = 0;
     for (size_t j = 0; j < b->ncol; j++) {
-        const col *c = &b->col[j];
-        double wj = b->w[j];
-        if (wj == 0.0)
-            continue;
-        size_t B = s->v[c->view].tv.blocks, np = s->v[c->view].tv.points.m;
-        double *S = s->S[c->view];
-        const double *o = test ? c->tout : c->out;
-        for (size_t r = 0; r < np; r++)
-            S[r * B + c->block] += wj * o[r];
+        size_t np = s->v[b->col[j].view].tv.points.m;
+        work += b->w[j] != 0.0 ? np : 0;
+        maxp = np > maxp ? np : maxp;
+    }
+    const long CH = 2048;
+    long nch = (long)((maxp + (size_t)CH - 1) / (size_t)CH);
+#pragma omp parallel for schedule(static) if (work > 200000 && nch > 1)
+    for (long ch = 0; ch < nch; ch++) {
+        for (size_t j = 0; j < b->ncol; j++) {
+            const col *c = &b->col[j];
+            double wj = b->w[j];
+            if (wj == 0.0)
+                continue;
+            size_t B = s->v[c->view].tv.blocks, np = s->v[c->view].tv.points.m;
+            size_t r0 = (size_t)ch * (size_t)CH, r1 = r0 + (size_t)CH < np ? r0 + (size_t)CH : np;
+            double *S = s->S[c->view];
+            const double *o = test ? c->tout : c->out;
+            for (size_t r = r0; r < r1; r++)
+                S[r * B + c->block] += wj * o[r];
+        }
     }
 }
 
@@ -201,14 +219,18 @@ static void add_column(sb *b, const col *c)
     free(a);
 }
 
-static void add_cut(sb *b, bl_cut *cut)
+/* rec: the cut's labels and in-flags (m lbytes + m bytes; taken over), or
+ * NULL when cuts are not kept. */
+static void add_cut(sb *b, bl_cut *cut, unsigned char *rec)
 {
     if (b->ncut == b->capcut) {
         b->capcut = b->capcut ? 2 * b->capcut : 32;
         b->cut = bl_xrealloc(b->cut, b->capcut * sizeof *b->cut);
         b->idle = bl_xrealloc(b->idle, b->capcut * sizeof *b->idle);
+        b->cy = bl_xrealloc(b->cy, b->capcut * sizeof *b->cy);
     }
     b->idle[b->ncut] = 0;
+    b->cy[b->ncut] = rec;
     b->cut[b->ncut++] = *cut;
     /* the cut's coefficient on every column in one pass over its entries:
      * the columns are indexed by (view, block) first, so each entry meets
@@ -268,9 +290,11 @@ static void prune_cuts(sb *b)
         for (size_t k = 0; k < b->ncut; k++) {
             if (del[k]) {
                 bl_cut_free(&b->cut[k]);
+                free(b->cy[k]);
                 continue;
             }
             b->cut[keep] = b->cut[k];
+            b->cy[keep] = b->cy[k];
             b->idle[keep] = b->idle[k];
             b->dual[keep++] = b->dual[k];
         }
@@ -284,6 +308,20 @@ static void grow_x(sb *b)
     b->x = bl_xrealloc(b->x, (b->lp.cols ? b->lp.cols : 1) * sizeof *b->x);
     b->dual = bl_xrealloc(b->dual, (b->lp.rows ? b->lp.rows : 1) * sizeof *b->dual);
     b->w = bl_xrealloc(b->w, (b->ncol ? b->ncol : 1) * sizeof *b->w);
+}
+
+/* The labels and in-flags of the cut bl_sep_cut(all) is about to make,
+ * when the cuts are kept for a returned model. */
+static unsigned char *cut_record(const sb *b, int all)
+{
+    if (!b->keep_cuts)
+        return NULL;
+    size_t m = b->tr.m, lb = b->tr.lbytes;
+    unsigned char *rec = bl_xmalloc(m * lb + m);
+    memcpy(rec, b->sep.ybar, m * lb);
+    for (size_t i = 0; i < m; i++)
+        rec[m * lb + i] = all || b->sep.h[i] > 0.0;
+    return rec;
 }
 
 /* Solve the master over the current columns.  1-slack: cutting planes
@@ -314,7 +352,7 @@ static int master(sb *b, double *f, int *iters, bl_error *err)
                            "(hinge %g, slack %g)", b->eps_cp, *iters, H, b->x[0]);
         bl_cut cut;
         bl_sep_cut(&b->sep, &b->tr, 0, &cut);
-        add_cut(b, &cut);
+        add_cut(b, &cut, cut_record(b, 0));
     }
     double sw = 0.0;
     for (size_t j = 0; j < b->ncol; j++)
@@ -411,9 +449,12 @@ static void sb_free(sb *b)
         free(b->col[j].tout);
     }
     free(b->col);
-    for (size_t k = 0; k < b->ncut; k++)
+    for (size_t k = 0; k < b->ncut; k++) {
         bl_cut_free(&b->cut[k]);
+        free(b->cy[k]);
+    }
     free(b->cut);
+    free(b->cy);
     free(b->idle);
     free(b->mr.start);
     free(b->mr.view);
@@ -480,12 +521,41 @@ static void final_metrics(sb *b, bl_metrics *met)
     free(te);
 }
 
+/* The model's working set, rebuilt on this training part (example i here
+ * was example i + drop there; examples past its end add nothing).  Cuts
+ * left with no example are skipped.  Before the columns: add_column fills
+ * their entries in every row. */
+static void carry_cuts(sb *b, const bl_sb_model *mo)
+{
+    size_t m = b->tr.m, lb = b->tr.lbytes, om = mo->cut_m;
+    if (!b->keep_cuts || !mo->ncut || mo->cut_lbytes != lb || mo->drop >= om)
+        return;
+    for (size_t k = 0; k < mo->ncut; k++) {
+        unsigned char *rec = bl_xcalloc(m * lb + m, 1);
+        size_t any = 0;
+        for (size_t i = 0; i < m && i + mo->drop < om; i++) {
+            size_t io = i + mo->drop;
+            rec[m * lb + i] = mo->cut_in[k * om + io];
+            memcpy(rec + i * lb, mo->cut_y + (k * om + io) * lb, lb);
+            any += rec[m * lb + i] != 0;
+        }
+        if (!any) {
+            free(rec);
+            continue;
+        }
+        bl_cut cut;
+        bl_sep_cut_of(&b->sep, &b->tr, rec, rec + m * lb, &cut);
+        add_cut(b, &cut, rec);
+    }
+}
+
 /* The columns of a model given as a warm start, re-evaluated on this
  * training part and added to the master, which is then solved once so the
  * loop below prices against their duals.  The model's hypotheses move into
  * b (the model is left empty). */
 static int warm_start(sb *b, bl_sb_model *mo, double *f, bl_error *err)
 {
+    carry_cuts(b, mo);
     for (size_t j = 0; j < mo->n; j++) {
         col c;
         memset(&c, 0, sizeof c);
@@ -538,6 +608,18 @@ static void take_model(sb *b, bl_sb_model *mo)
         mo->w[mo->n++] = b->w[j];
         b->col[j].hyp = NULL;
     }
+    if (!b->keep_cuts || !b->ncut)
+        return;
+    size_t m = b->tr.m, lb = b->tr.lbytes;
+    mo->ncut = b->ncut;
+    mo->cut_m = m;
+    mo->cut_lbytes = lb;
+    mo->cut_y = bl_xmalloc(b->ncut * m * lb);
+    mo->cut_in = bl_xmalloc(b->ncut * m);
+    for (size_t k = 0; k < b->ncut; k++) {
+        memcpy(mo->cut_y + k * m * lb, b->cy[k], m * lb);
+        memcpy(mo->cut_in + k * m, b->cy[k] + m * lb, m);
+    }
 }
 
 static int sb_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
@@ -566,6 +648,8 @@ void bl_sb_model_free(bl_sb_model *mo)
     free(mo->block);
     free(mo->hyp);
     free(mo->w);
+    free(mo->cut_y);
+    free(mo->cut_in);
     const struct bl_weak_ops *wo = mo->wo;
     memset(mo, 0, sizeof *mo);
     mo->wo = wo;
@@ -596,6 +680,7 @@ static int sb_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dat
     memset(cv, 0, sizeof *cv);
     b.a = a;
     b.no_polish = !do_polish;
+    b.keep_cuts = model != NULL;
     b.wo = a->weak.plugin->ops;
     bl_lp_init(&b.lp);
     int rc = bl_sinst_open(&b.tr, &a->task, train, max_bins, err);
@@ -643,7 +728,7 @@ static int sb_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dat
             rc = mslack_rows(&b, err);
         } else {
             bl_lp_add_col(&b.lp, a->C, NULL); /* xi */
-            add_cut(&b, &c0);
+            add_cut(&b, &c0, cut_record(&b, 1));
         }
     }
     /* the empty model */

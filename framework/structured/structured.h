@@ -51,13 +51,22 @@ typedef struct bl_sb_model {
     size_t *view, *block;
     void **hyp;
     double *w;
+    /* The master's last working set, kept for a sliding-window warm start:
+     * cut k chose label cut_y[(k cut_m + i) lbytes] for example i when
+     * cut_in[k cut_m + i] is nonzero.  drop (set by the caller before the
+     * next fit) = examples removed from the front of the data since; the
+     * others keep their order and new ones come last.  Each cut is rebuilt
+     * over the examples it still has (new ones take their own label, which
+     * adds nothing), which is a valid 1-slack constraint of the new data. */
+    size_t ncut, cut_m, cut_lbytes, drop;
+    unsigned char *cut_y, *cut_in;
 } bl_sb_model;
 
 /* StructBoost on train alone, returning the model.  When model holds
  * columns (n > 0) they are a warm start: re-evaluated on train, put in the
  * master first, and cfg->iterations more columns are generated from there
  * (the paper does not say whether a tracker's retraining restarts, spec
- * §8.15).  model->wo must be cfg's weak plugin's ops.  met may be NULL.
+ * §8.15); its working set of cuts, if any (see drop), starts the master.  model->wo must be cfg's weak plugin's ops.  met may be NULL.
  * polish 0 skips the adaptive eps_cp tightening before the dual stopping
  * test (bl_structboost always polishes): an online learner retrained every
  * few frames cannot afford master solves to 1e-3 of the objective, and a

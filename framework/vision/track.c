@@ -100,6 +100,7 @@ typedef struct tracker {
     bl_patcher **pool;
     slot *buf;       /* ring of p->buffer slots      */
     size_t nbuf, head;
+    size_t evicted;  /* frames dropped since the last training  */
     bl_algo_spec algo;
     bl_sb_model sbm;
     bl_model ada;
@@ -122,6 +123,7 @@ static void collect(tracker *T, const bl_fimage *img, const bl_box *y, size_t t)
     } else { /* overwrite the oldest */
         s = &T->buf[T->head];
         T->head = (T->head + 1) % (size_t)p->buffer;
+        T->evicted++;
     }
     if (!s->X) {
         s->X = bl_xmalloc(T->dim * n * sizeof *s->X);
@@ -208,6 +210,9 @@ static int train(tracker *T, int first, bl_error *err)
         if (!p->warm_start)
             bl_sb_model_free(&T->sbm);
         int iters = first || !p->warm_start ? p->init_iterations : p->update_iterations;
+        /* the buffer slid by `evicted` frames: the last working set of
+         * cuts is rebuilt on what is left of it (bl_sb_model) */
+        T->sbm.drop = T->evicted;
         bl_boost_cfg cfg = {&T->algo, iters, seed, NULL, NULL, p->max_bins};
         rc = bl_structboost_fit(&cfg, &ds, p->max_bins, p->polish, &T->sbm, &cv, NULL, err);
     } else {
@@ -226,6 +231,7 @@ static int train(tracker *T, int first, bl_error *err)
         }
         bl_qview_free(&q);
     }
+    T->evicted = 0;
     bl_curve_free(&cv);
     free_dataset(&ds);
     T->updates++;

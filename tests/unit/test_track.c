@@ -232,9 +232,18 @@ Test(track, structboost_model_scores_and_warm_start)
     cr_assert_eq(strcmp(met.name[1], "mean_overlap"), 0);
     cr_assert_float_eq(picked_overlap(&c, S), met.train[1], 1e-6);
     cr_assert_gt(met.train[1], 0.95, "separable candidate sets: the label box is picked");
+    /* the master's working set comes back for a sliding-window warm start */
+    cr_assert_gt(mo.ncut, 0);
+    cr_assert_eq(mo.cut_m, c.G, "one label per example per cut");
+    size_t nin = 0;
+    for (size_t k = 0; k < mo.ncut * mo.cut_m; k++)
+        nin += mo.cut_in[k] != 0;
+    cr_assert_gt(nin, 0);
     bl_curve_free(&cv);
     bl_metrics_free(&met);
-    /* warm start on new candidate sets: the old columns come along */
+    /* warm start on new candidate sets: the old columns come along, and the
+     * old cuts rebuilt as if 3 examples had left the front */
+    mo.drop = 3;
     size_t n0 = mo.n;
     double w0 = 0;
     for (size_t j = 0; j < mo.n; j++)
