@@ -134,6 +134,7 @@ int cmd_track(int argc, char **argv)
         {"method", required_argument, 0, 'm'}, {"set", required_argument, 0, 'S'},
         {"out", required_argument, 0, 'o'},    {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+    int images_given = 0;
     const char *seed_arg = NULL, *frames_arg = NULL, *images = BL_SKIMAGE_DATA, *config = NULL,
                *method = NULL, *out = NULL;
     char **sets = bl_xcalloc((size_t)argc + 1, sizeof *sets);
@@ -145,7 +146,7 @@ int cmd_track(int argc, char **argv)
         switch (o) {
         case 's': seed_arg = optarg; break;
         case 'n': frames_arg = optarg; break;
-        case 'i': images = optarg; break;
+        case 'i': images = optarg, images_given = 1; break;
         case 'c': config = optarg; break;
         case 'm': method = optarg; break;
         case 'S': sets[nsets++] = optarg; break;
@@ -189,6 +190,9 @@ int cmd_track(int argc, char **argv)
         bl_track_defaults(&p);
         if (argc - optind != 2) {
             rc = cli_usage("track", "run needs one SEQDIR");
+        } else if (frames_arg || seed_arg || images_given) {
+            /* the tracker's seed is the INI key `seed` (--set seed=N) */
+            rc = cli_usage("track", "--frames, --seed and --images apply to make, not run");
         } else if (!out) {
             rc = cli_usage("track", "run needs --out DIR");
         } else {

@@ -78,5 +78,6 @@ printf '[tracker]\ncandidates = -4\n' >"$TMP/bad2.ini"
 expect_fail 1 "bad2.ini:2: candidates" -- "$BL" track run "$TMP/a" --config "$TMP/bad2.ini" --out "$TMP/x"
 expect_fail 2 "unknown scene 'nope'" -- "$BL" track make nope "$TMP/x"
 expect_fail 2 "frames" -- "$BL" track make cat-brick "$TMP/x" --frames 0
+expect_fail 2 "apply to make, not run" -- "$BL" track run "$TMP/a" --out "$TMP/x" --frames 5
 expect_fail 1 "none/brick.png: cannot open" -- "$BL" track make cat-brick "$TMP/x" --images "$TMP/none"
 finish
