@@ -1,119 +1,107 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Tracker parameters (track.h): defaults, one key at a time with range
- * checks, the [tracker] section of an INI file, and writing them back. */
+/* Tracker parameters (track.h): one table of typed, range-checked keys
+ * (the plugin parameter schema, parsed by bl_param_parse) giving the
+ * defaults, `--set KEY=VALUE`, the [tracker] section of an INI file, and
+ * writing them back. */
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../config/ini.h"
+#include "../plugin/params.h"
 #include "track.h"
+
+/* A key: its schema (type, default, range, doc) and where its value lives.
+ * The seed is the one uint64 (schema INT is int64): parsed apart. */
+typedef struct key {
+    struct bl_param_spec spec;
+    size_t off;
+} key;
+
+#define OFF(f) offsetof(bl_track_params, f)
+#define I(n, def, lo, hi, doc) {{#n, BL_PARAM_INT, def, lo, hi, NULL, doc}, OFF(n)}
+#define R(n, def, lo, hi, doc) {{#n, BL_PARAM_REAL, def, lo, hi, NULL, doc}, OFF(n)}
+static const key keys[] = {
+    {{"method", BL_PARAM_CHOICE, "structboost", 0, 0, "structboost|adaboost", "tracker"},
+     OFF(method)},
+    R(C, "10", 1e-6, 1e9, "StructBoost's C"),
+    I(init_iterations, "100", 1, 100000, "columns of the first training"),
+    I(update_iterations, "3", 1, 100000, "new columns per update"),
+    I(warm_start, "1", 0, 1, "1: updates continue the last model"),
+    I(ada_iterations, "500", 1, 100000, "AdaBoost tracker's stumps"),
+    R(pos_overlap, "0.8", 0, 1, "AdaBoost positives: overlap above"),
+    R(neg_overlap, "0.3", 0, 1, "AdaBoost negatives: overlap at most"),
+    R(eps_cp, "0.01", 1e-9, 1, "cutting-plane tolerance"),
+    I(polish, "0", 0, 1, "1: tighten eps_cp before the dual stop"),
+    I(init_frames, "3", 1, 1000, "labelled frames at the start"),
+    I(candidates, "2000", 1, 1000000, "boxes scored per frame"),
+    R(radius, "30", 0, 10000, "their radius (px)"),
+    I(train_boxes, "200", 2, 100000, "boxes per training frame"),
+    R(train_radius, "40", 0, 10000, "their radius (px)"),
+    R(scale_step, "1.05", 1, 2, "scale factor between levels"),
+    I(scale_levels, "0", 0, 10, "levels either side of 1"),
+    I(buffer, "60", 1, 100000, "frames kept for training"),
+    I(update_every, "2", 1, 100000, "retrain every this many frames"),
+    I(max_bins, "64", 2, 256, "bins per feature for the stumps"),
+    {{"patch", BL_PARAM_INT, "32", 8, 256, NULL, "resampled patch side"}, OFF(feat.patch)},
+    {{"small", BL_PARAM_INT, "16", 0, 256, NULL, "down-scaled grey side (0: none)"},
+     OFF(feat.small)},
+    {{"hog_cell", BL_PARAM_INT, "8", 0, 128, NULL, "HOG cell side (0: no HOG)"},
+     OFF(feat.hog_cell)},
+    {{"seed", BL_PARAM_INT, "1", 0, 0, NULL, "random seed"}, OFF(seed)},
+    I(threads, "0", 0, 1024, "threads (0: all cores)"),
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+static int is_seed(const key *q)
+{
+    return q->off == OFF(seed);
+}
+
+static int set_key(bl_track_params *p, const key *q, const char *value, bl_error *err)
+{
+    char *at = (char *)p + q->off;
+    if (is_seed(q)) {
+        char *end;
+        errno = 0;
+        unsigned long long v = value[0] && value[0] != '-' ? strtoull(value, &end, 10) : 0;
+        if (!value[0] || value[0] == '-' || *end || errno)
+            return bl_errf(err, "seed: expected an integer 0..2^64-1, got '%s'", value);
+        *(uint64_t *)at = v;
+        return 0;
+    }
+    union bl_value v;
+    if (bl_param_parse(&q->spec, value, &v, err) < 0)
+        return bl_errprefix(err, "%s (%s)", q->spec.name, q->spec.doc);
+    if (q->spec.type == BL_PARAM_REAL)
+        *(double *)at = v.r;
+    else if (q->spec.type == BL_PARAM_CHOICE)
+        *(int *)at = v.choice;
+    else
+        *(int *)at = (int)v.i;
+    return 0;
+}
 
 void bl_track_defaults(bl_track_params *p)
 {
     memset(p, 0, sizeof *p);
-    p->method = BL_TRACK_STRUCTBOOST;
-    p->C = 10.0;
-    p->init_iterations = 100;
-    p->update_iterations = 3;
-    p->warm_start = 1;
-    p->ada_iterations = 500;
-    p->pos_overlap = 0.8;
-    p->neg_overlap = 0.3;
-    p->eps_cp = 0.01;
-    p->init_frames = 3;
-    p->candidates = 2000;
-    p->radius = 30;
-    p->train_boxes = 200;
-    p->train_radius = 40;
-    p->scale_step = 1.05;
-    p->scale_levels = 0;
-    p->buffer = 60;
-    p->update_every = 2;
-    p->max_bins = 64;
-    p->feat = (bl_patch_cfg){32, 16, 8};
-    p->seed = 1;
-    p->threads = 0;
+    for (size_t j = 0; j < NKEYS; j++)
+        set_key(p, &keys[j], keys[j].spec.def, NULL); /* the table's defaults parse */
 }
-
-typedef struct key {
-    const char *name;
-    char type;          /* d double, i int, u uint64 */
-    size_t off;
-    double lo, hi;
-    const char *doc;
-} key;
-
-#define OFF(f) offsetof(bl_track_params, f)
-static const key keys[] = {
-    {"C", 'd', OFF(C), 1e-6, 1e9, "StructBoost's C"},
-    {"init_iterations", 'i', OFF(init_iterations), 1, 100000, "columns of the first training"},
-    {"update_iterations", 'i', OFF(update_iterations), 1, 100000, "new columns per update"},
-    {"warm_start", 'i', OFF(warm_start), 0, 1, "1: updates continue the last model"},
-    {"ada_iterations", 'i', OFF(ada_iterations), 1, 100000, "AdaBoost tracker's stumps"},
-    {"pos_overlap", 'd', OFF(pos_overlap), 0, 1, "AdaBoost positives: overlap above"},
-    {"neg_overlap", 'd', OFF(neg_overlap), 0, 1, "AdaBoost negatives: overlap at most"},
-    {"eps_cp", 'd', OFF(eps_cp), 1e-9, 1, "cutting-plane tolerance"},
-    {"polish", 'i', OFF(polish), 0, 1, "1: tighten eps_cp before the dual stop"},
-    {"init_frames", 'i', OFF(init_frames), 1, 1000, "labelled frames at the start"},
-    {"candidates", 'i', OFF(candidates), 1, 1000000, "boxes scored per frame"},
-    {"radius", 'd', OFF(radius), 0, 10000, "their radius (px)"},
-    {"train_boxes", 'i', OFF(train_boxes), 2, 100000, "boxes per training frame"},
-    {"train_radius", 'd', OFF(train_radius), 0, 10000, "their radius (px)"},
-    {"scale_step", 'd', OFF(scale_step), 1, 2, "scale factor between levels"},
-    {"scale_levels", 'i', OFF(scale_levels), 0, 10, "levels either side of 1"},
-    {"buffer", 'i', OFF(buffer), 1, 100000, "frames kept for training"},
-    {"update_every", 'i', OFF(update_every), 1, 100000, "retrain every this many frames"},
-    {"max_bins", 'i', OFF(max_bins), 2, 256, "bins per feature for the stumps"},
-    {"patch", 'i', OFF(feat.patch), 8, 256, "resampled patch side"},
-    {"small", 'i', OFF(feat.small), 0, 256, "down-scaled grey side (0: none)"},
-    {"hog_cell", 'i', OFF(feat.hog_cell), 0, 128, "HOG cell side (0: no HOG)"},
-    {"seed", 'u', OFF(seed), 0, 0, "random seed"},
-    {"threads", 'i', OFF(threads), 0, 1024, "threads (0: all cores)"},
-};
 
 int bl_track_set(bl_track_params *p, const char *k, const char *value, bl_error *err)
 {
-    if (!strcmp(k, "method")) {
-        if (!strcmp(value, "structboost"))
-            p->method = BL_TRACK_STRUCTBOOST;
-        else if (!strcmp(value, "adaboost"))
-            p->method = BL_TRACK_ADABOOST;
-        else
-            return bl_errf(err, "method: expected structboost or adaboost, got '%s'", value);
-        return 0;
-    }
-    for (size_t j = 0; j < sizeof keys / sizeof keys[0]; j++) {
-        const key *q = &keys[j];
-        if (strcmp(q->name, k))
-            continue;
-        char *end;
-        errno = 0;
-        if (q->type == 'u') {
-            if (!value[0] || value[0] == '-')
-                return bl_errf(err, "%s: expected an integer 0..2^64-1, got '%s'", k, value);
-            unsigned long long v = strtoull(value, &end, 10);
-            if (*end || errno)
-                return bl_errf(err, "%s: expected an integer 0..2^64-1, got '%s'", k, value);
-            *(uint64_t *)((char *)p + q->off) = v;
-            return 0;
-        }
-        double v = strtod(value, &end);
-        if (!value[0] || *end || errno || !(v >= q->lo && v <= q->hi) ||
-            (q->type == 'i' && v != (double)(long)v))
-            return bl_errf(err, "%s (%s): expected %s in %g..%g, got '%s'", k, q->doc,
-                           q->type == 'i' ? "an integer" : "a number", q->lo, q->hi, value);
-        if (q->type == 'i')
-            *(int *)((char *)p + q->off) = (int)v;
-        else
-            *(double *)((char *)p + q->off) = v;
-        return 0;
-    }
-    return bl_errf(err, "unknown key '%s' (keys: method, C, init_iterations, update_iterations, "
-                   "warm_start, ada_iterations, pos_overlap, neg_overlap, eps_cp, polish, "
-                   "init_frames, candidates, radius, train_boxes, train_radius, scale_step, scale_levels, "
-                   "buffer, update_every, max_bins, patch, small, hog_cell, seed, threads)", k);
+    for (size_t j = 0; j < NKEYS; j++)
+        if (!strcmp(keys[j].spec.name, k))
+            return set_key(p, &keys[j], value, err);
+    char names[512] = "";
+    for (size_t j = 0, n = 0; j < NKEYS; j++)
+        n += (size_t)snprintf(names + n, n < sizeof names ? sizeof names - n : 0, "%s%s",
+                              j ? ", " : "", keys[j].spec.name);
+    return bl_errf(err, "unknown key '%s' (keys: %s)", k, names);
 }
 
 int bl_track_load(const char *path, bl_track_params *p, bl_error *err)
@@ -147,16 +135,18 @@ int bl_track_load(const char *path, bl_track_params *p, bl_error *err)
 
 void bl_track_write(const bl_track_params *p, FILE *f)
 {
-    fprintf(f, "[tracker]\nmethod = %s\n",
-            p->method == BL_TRACK_STRUCTBOOST ? "structboost" : "adaboost");
-    for (size_t j = 0; j < sizeof keys / sizeof keys[0]; j++) {
+    fputs("[tracker]\n", f);
+    for (size_t j = 0; j < NKEYS; j++) {
         const key *q = &keys[j];
         const char *at = (const char *)p + q->off;
-        if (q->type == 'u')
-            fprintf(f, "%s = %llu\n", q->name, (unsigned long long)*(const uint64_t *)at);
-        else if (q->type == 'i')
-            fprintf(f, "%s = %d\n", q->name, *(const int *)at);
+        if (is_seed(q))
+            fprintf(f, "seed = %llu\n", (unsigned long long)*(const uint64_t *)at);
+        else if (q->spec.type == BL_PARAM_CHOICE)
+            fprintf(f, "method = %s\n",
+                    *(const int *)at == BL_TRACK_STRUCTBOOST ? "structboost" : "adaboost");
+        else if (q->spec.type == BL_PARAM_INT)
+            fprintf(f, "%s = %d\n", q->spec.name, *(const int *)at);
         else
-            fprintf(f, "%s = %.17g\n", q->name, *(const double *)at);
+            fprintf(f, "%s = %.17g\n", q->spec.name, *(const double *)at);
     }
 }
