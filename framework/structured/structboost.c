@@ -200,7 +200,7 @@ static int price(sb *b, uint64_t seed, size_t only, col *best, double *edge, bl_
 
 /* ---- the two masters --------------------------------------------------- */
 
-/* Column entries of c in every row of the master. */
+/* Column c into the master (its entries in every row) and into b->col. */
 static void add_column(sb *b, const col *c)
 {
     bl_lp *lp = &b->lp;
@@ -217,6 +217,11 @@ static void add_column(sb *b, const col *c)
     }
     bl_lp_add_col(lp, 1.0, a);
     free(a);
+    if (b->ncol == b->capcol) {
+        b->capcol = b->capcol ? 2 * b->capcol : 64;
+        b->col = bl_xrealloc(b->col, b->capcol * sizeof *b->col);
+    }
+    b->col[b->ncol++] = *c;
 }
 
 /* rec: the cut's labels and in-flags (m lbytes + m bytes; taken over), or
@@ -572,11 +577,6 @@ static int warm_start(sb *b, bl_sb_model *mo, double *f, bl_error *err)
         c.out = bl_xmalloc((P->m ? P->m : 1) * sizeof *c.out);
         b->wo->predict(c.hyp, P, c.out);
         add_column(b, &c);
-        if (b->ncol == b->capcol) {
-            b->capcol = b->capcol ? 2 * b->capcol : 64;
-            b->col = bl_xrealloc(b->col, b->capcol * sizeof *b->col);
-        }
-        b->col[b->ncol++] = c;
     }
     bl_sb_model_free(mo);
     if (!b->ncol)
@@ -831,11 +831,6 @@ static int sb_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dat
                 b.wo->predict(c.hyp, P, c.tout);
             }
             add_column(&b, &c);
-            if (b.ncol == b.capcol) {
-                b.capcol = b.capcol ? 2 * b.capcol : 64;
-                b.col = bl_xrealloc(b.col, b.capcol * sizeof *b.col);
-            }
-            b.col[b.ncol++] = c;
         }
         double f = 0.0;
         int iters = 0;
