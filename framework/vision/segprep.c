@@ -438,20 +438,20 @@ static int write_labels(const char *dir, const simg *im, size_t nimg, int (*pick
         char name[32];
         snprintf(name, sizeof name, "%04u.lab", im[i].id);
         char *p = bl_path_join(dir, name);
-        FILE *f = fopen(p, "w");
-        if (!f) {
-            int rc = bl_errf(err, "cannot write %s: %s", p, strerror(errno));
+        bl_atomic a;
+        if (bl_atomic_open(&a, p, err) < 0) {
             free(p);
-            return rc;
+            return -1;
         }
         for (size_t q = 0; q < im[i].n; q++, r++) {
             int l = score[r] > 0;
-            fputc(l ? '1' : '0', f);
+            fputc(l ? '1' : '0', a.f);
             bl_segcount_add(cnt, l, im[i].size[q], im[i].fg[q]);
         }
-        fputc('\n', f);
-        fclose(f);
+        fputc('\n', a.f);
         free(p);
+        if (bl_atomic_commit(&a, err) < 0)
+            return -1;
     }
     return 0;
 }

@@ -233,9 +233,11 @@ int bl_scene_write(const bl_scene_def *def, const char *imgdir, uint64_t seed, i
         bl_scene_close(s);
         return -1;
     }
+    /* atomic: a killed run leaves no truncated ground truth behind */
     char *gtp = bl_path_join(outdir, "groundtruth.txt");
-    FILE *g = fopen(gtp, "w");
-    int rc = g ? 0 : bl_errf(err, "%s: cannot write", gtp);
+    bl_atomic ga;
+    int rc = bl_atomic_open(&ga, gtp, err);
+    FILE *g = rc == 0 ? ga.f : NULL;
     for (int t = 0; t < frames && rc == 0; t++) {
         bl_image im;
         bl_box b;
@@ -250,15 +252,17 @@ int bl_scene_write(const bl_scene_def *def, const char *imgdir, uint64_t seed, i
         bl_image_free(&im);
         fprintf(g, "%d %d %d %d\n", (int)b.x, (int)b.y, (int)b.w, (int)b.h);
     }
-    if (g && fclose(g) != 0 && rc == 0)
-        rc = bl_errf(err, "%s: write failed", gtp);
+    if (g && rc == 0)
+        rc = bl_atomic_commit(&ga, err);
+    else if (g)
+        bl_atomic_abort(&ga);
     free(gtp);
     if (rc == 0) {
         char *rp = bl_path_join(outdir, "README.txt");
-        FILE *f = fopen(rp, "w");
-        if (!f) {
-            rc = bl_errf(err, "%s: cannot write", rp);
-        } else {
+        bl_atomic ra;
+        rc = bl_atomic_open(&ra, rp, err);
+        if (rc == 0) {
+            FILE *f = ra.f;
             fprintf(f, "CONSTRUCTED tracking sequence '%s' (not a benchmark video).\n"
                     "Made by: boostlab track make %s DIR --seed %llu --frames %d\n"
                     "Content: %s.\n"
@@ -273,8 +277,7 @@ int bl_scene_write(const bl_scene_def *def, const char *imgdir, uint64_t seed, i
                     def->ox, def->oy, def->ow, def->oh, def->w0, def->h0, def->bg, BL_SCENE_W,
                     BL_SCENE_H, def->amp, def->scale_amp, def->ill_amp,
                     def->occ ? def->occ : "none", imgdir);
-            if (fclose(f) != 0)
-                rc = bl_errf(err, "%s: write failed", rp);
+            rc = bl_atomic_commit(&ra, err);
         }
         free(rp);
     }
