@@ -286,6 +286,15 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
             return bl_errf(err, "expected best or per-view, got '%s'", value);
         return 0;
     }
+    if (!strcmp(key, "master")) {
+        if (!strcmp(value, "primal"))
+            a->master_dual = 0;
+        else if (!strcmp(value, "dual"))
+            a->master_dual = 1;
+        else
+            return bl_errf(err, "expected primal or dual, got '%s'", value);
+        return 0;
+    }
     if (!strcmp(key, "nonneg_views")) {
         free(a->nonneg_views);
         a->nonneg_views = value[0] ? bl_strdup(value) : NULL;
@@ -480,9 +489,6 @@ static int check_structured(const bl_algo_spec *a, const bl_ini *ini, const bl_i
         !((const struct bl_task_ops *)a->task.plugin->ops)->label_is_class)
         return bl_errf(err, "%s:%d: [%s] method ova-svm needs a task whose labels are classes; "
                        "task %s's are not", ini->path, s->line, s->name, a->task.plugin->name);
-    if (a->mslack && a->method != BL_METHOD_STRUCTBOOST)
-        return bl_errf(err, "%s:%d: [%s] formulation = m-slack is a StructBoost master; method "
-                       "%s solves the 1-slack problem", ini->path, s->line, s->name, m);
     return 0;
 }
 
@@ -571,9 +577,6 @@ static int check_svm(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
     if (a->svm_kernel != BL_KERNEL_RBF && key_line(s, "gamma") != s->line)
         return bl_errf(err, "%s:%d: [%s] gamma is the rbf kernel's width; kernel %s has none",
                        ini->path, key_line(s, "gamma"), s->name, svm_kernel_names[a->svm_kernel]);
-    if (a->mslack)
-        return bl_errf(err, "%s:%d: [%s] formulation = m-slack is a StructBoost master; method "
-                       "svm has none", ini->path, key_line(s, "formulation"), s->name);
     if (!a->C_given)
         a->C = 1.0;
     if (a->svm_scheme == BL_SVM_ECOC && !a->coding.plugin) {
@@ -607,6 +610,12 @@ static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini
     a->name = bl_strdup(name);
     free(a->where);
     a->where = where(ini->path, s->line);
+    /* StructBoost's master options, refused where there is no such master */
+    const char *sbkey = a->mslack ? "formulation" : a->master_dual ? "master" : NULL;
+    if (sbkey && a->method != BL_METHOD_STRUCTBOOST)
+        return bl_errf(err, "%s:%d: [%s] %s = %s is an option of StructBoost's master LP; "
+                       "method %s has none", ini->path, key_line(s, sbkey), s->name, sbkey,
+                       a->mslack ? "m-slack" : "dual", bl_method_names[a->method]);
     if (a->method == BL_METHOD_SVM)
         return check_svm(a, reg, ini, s, err);
     const char *svmkey = NULL;
@@ -1248,6 +1257,8 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
                     a->eps_cg);
         if (a->method == BL_METHOD_STRUCTBOOST && a->per_view)
             fputs("columns = per-view\n", f);
+        if (a->method == BL_METHOD_STRUCTBOOST && a->master_dual)
+            fputs("master = dual\n", f);
         if (a->iterations)
             fprintf(f, "iterations = %d\n", a->iterations);
         if (a->ncv) {

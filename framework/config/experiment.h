@@ -107,6 +107,7 @@ typedef struct bl_algo_spec {
     int method;                 /* BL_METHOD_*                            */
     int mslack;                 /* formulation = m-slack                  */
     int per_view;               /* structboost: columns = per-view        */
+    int master_dual;            /* structboost: master = dual             */
     double C, eps_cp, eps_cg;   /* spec §2.5                              */
     int C_given;                /* C was set (method svm defaults to 1)   */
     /* method = svm: the multi-class SVM baselines (hingeboost-oc §3.5-3.8).

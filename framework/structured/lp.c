@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Growing LPs on GLPK's simplex (lp.h). */
+/*
+ * Growing LPs on GLPK's simplex (lp.h).  In the transposed mode GLPK holds
+ * the dual  max b^T y  s.t.  A^T y <= c,  y >= 0:  a primal column is a
+ * GLPK row, a primal row (a cut) a GLPK column, x the GLPK row duals and
+ * the primal row duals the GLPK column values.
+ */
 #include "lp.h"
 
 #include <glpk.h>
@@ -27,6 +32,52 @@ void bl_lp_init(bl_lp *lp)
     reserve(lp, 64);
 }
 
+void bl_lp_init_transposed(bl_lp *lp)
+{
+    bl_lp_init(lp);
+    lp->transposed = 1;
+    glp_set_obj_dir(lp->glp, GLP_MAX);
+}
+
+/* One new primal column (cost c, entries ind/val over the primal rows). */
+static void new_col(bl_lp *lp, double c, int n)
+{
+    glp_prob *p = lp->glp;
+    if (lp->transposed) {
+        int i = glp_add_rows(p, 1);
+        glp_set_row_bnds(p, i, GLP_UP, 0.0, c);
+        if (n)
+            glp_set_mat_row(p, i, n, lp->ind, lp->val);
+        lp->grew_dual = 1; /* a new dual row: the basis stays dual feasible */
+    } else {
+        int j = glp_add_cols(p, 1);
+        glp_set_col_bnds(p, j, GLP_LO, 0.0, 0.0);
+        glp_set_obj_coef(p, j, c);
+        if (n)
+            glp_set_mat_col(p, j, n, lp->ind, lp->val);
+    }
+    lp->cols++;
+}
+
+/* One new primal row  sum a x >= b  (entries ind/val over the columns). */
+static void new_row(bl_lp *lp, double b, int n)
+{
+    glp_prob *p = lp->glp;
+    if (lp->transposed) {
+        int j = glp_add_cols(p, 1);
+        glp_set_col_bnds(p, j, GLP_LO, 0.0, 0.0);
+        glp_set_obj_coef(p, j, b);
+        if (n)
+            glp_set_mat_col(p, j, n, lp->ind, lp->val);
+    } else {
+        int i = glp_add_rows(p, 1);
+        glp_set_row_bnds(p, i, GLP_LO, b, 0.0);
+        if (n)
+            glp_set_mat_row(p, i, n, lp->ind, lp->val);
+    }
+    lp->rows++;
+}
+
 void bl_lp_free(bl_lp *lp)
 {
     if (lp->glp)
@@ -38,10 +89,6 @@ void bl_lp_free(bl_lp *lp)
 
 size_t bl_lp_add_col(bl_lp *lp, double cost, const double *a)
 {
-    glp_prob *p = lp->glp;
-    int j = glp_add_cols(p, 1);
-    glp_set_col_bnds(p, j, GLP_LO, 0.0, 0.0);
-    glp_set_obj_coef(p, j, cost);
     reserve(lp, lp->rows);
     int n = 0;
     for (size_t r = 0; a && r < lp->rows; r++)
@@ -50,16 +97,12 @@ size_t bl_lp_add_col(bl_lp *lp, double cost, const double *a)
             lp->ind[n] = (int)r + 1;
             lp->val[n] = a[r];
         }
-    if (n)
-        glp_set_mat_col(p, j, n, lp->ind, lp->val);
-    return lp->cols++;
+    new_col(lp, cost, n);
+    return lp->cols - 1;
 }
 
 size_t bl_lp_add_row_sparse(bl_lp *lp, const size_t *col, const double *a, size_t n, double b)
 {
-    glp_prob *p = lp->glp;
-    int i = glp_add_rows(p, 1);
-    glp_set_row_bnds(p, i, GLP_LO, b, 0.0);
     reserve(lp, n);
     int k = 0;
     for (size_t e = 0; e < n; e++)
@@ -68,16 +111,12 @@ size_t bl_lp_add_row_sparse(bl_lp *lp, const size_t *col, const double *a, size_
             lp->ind[k] = (int)col[e] + 1;
             lp->val[k] = a[e];
         }
-    if (k)
-        glp_set_mat_row(p, i, k, lp->ind, lp->val);
-    return lp->rows++;
+    new_row(lp, b, k);
+    return lp->rows - 1;
 }
 
 size_t bl_lp_add_row(bl_lp *lp, const double *a, double b)
 {
-    glp_prob *p = lp->glp;
-    int i = glp_add_rows(p, 1);
-    glp_set_row_bnds(p, i, GLP_LO, b, 0.0);
     reserve(lp, lp->cols);
     int k = 0;
     for (size_t j = 0; j < lp->cols; j++)
@@ -86,9 +125,8 @@ size_t bl_lp_add_row(bl_lp *lp, const double *a, double b)
             lp->ind[k] = (int)j + 1;
             lp->val[k] = a[j];
         }
-    if (k)
-        glp_set_mat_row(p, i, k, lp->ind, lp->val);
-    return lp->rows++;
+    new_row(lp, b, k);
+    return lp->rows - 1;
 }
 
 void bl_lp_del_rows(bl_lp *lp, const unsigned char *flags)
@@ -100,7 +138,10 @@ void bl_lp_del_rows(bl_lp *lp, const unsigned char *flags)
             lp->ind[++n] = (int)r + 1;
     if (!n)
         return;
-    glp_del_rows(lp->glp, n, lp->ind);
+    if (lp->transposed)
+        glp_del_cols(lp->glp, n, lp->ind);
+    else
+        glp_del_rows(lp->glp, n, lp->ind);
     lp->rows -= (size_t)n;
 }
 
@@ -110,7 +151,11 @@ int bl_lp_solve(bl_lp *lp, double *x, double *dual, double *obj, bl_error *err)
     glp_smcp parm;
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
-    parm.meth = GLP_DUALP; /* new rows: dual simplex; else it falls back to primal */
+    /* new rows of the LP GLPK holds keep the old basis dual feasible: dual
+     * simplex (it falls back to primal); new columns only keep it primal
+     * feasible: primal simplex */
+    parm.meth = lp->transposed && !lp->grew_dual ? GLP_PRIMAL : GLP_DUALP;
+    lp->grew_dual = 0;
     int rc = glp_simplex(p, &parm);
     if (rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) {
         /* the kept basis became unusable: start from an advanced one */
@@ -126,10 +171,12 @@ int bl_lp_solve(bl_lp *lp, double *x, double *dual, double *obj, bl_error *err)
     if (rc != 0 || glp_get_status(p) != GLP_OPT)
         return bl_errf(err, "GLPK simplex failed on the master LP (%zu rows, %zu columns): "
                        "return code %d, status %d", lp->rows, lp->cols, rc, glp_get_status(p));
+    double (*xval)(glp_prob *, int) = lp->transposed ? glp_get_row_dual : glp_get_col_prim;
+    double (*yval)(glp_prob *, int) = lp->transposed ? glp_get_col_prim : glp_get_row_dual;
     for (size_t j = 0; x && j < lp->cols; j++)
-        x[j] = glp_get_col_prim(p, (int)j + 1);
+        x[j] = xval(p, (int)j + 1);
     for (size_t r = 0; dual && r < lp->rows; r++)
-        dual[r] = glp_get_row_dual(p, (int)r + 1);
+        dual[r] = yval(p, (int)r + 1);
     if (obj)
         *obj = glp_get_obj_val(p);
     return 0;

@@ -6,6 +6,8 @@
  * re-solved by the simplex method from the previous basis (warm start:
  * a new row keeps the old basis dual feasible, a new column keeps it
  * primal feasible), giving the primal x and the row duals (>= 0).
+ * bl_lp_init_transposed makes GLPK solve the dual LP instead, whose basis
+ * has one row per column of A: far smaller when cuts outnumber columns.
  */
 #ifndef BL_STRUCTURED_LP_H
 #define BL_STRUCTURED_LP_H
@@ -20,9 +22,13 @@ typedef struct bl_lp {
     int *ind;               /* scratch for GLPK's 1-based index arrays  */
     double *val;
     size_t cap;
+    int transposed;         /* GLPK holds the dual LP                   */
+    int grew_dual;          /* transposed: a column added since a solve */
 } bl_lp;
 
 void bl_lp_init(bl_lp *lp);
+/* The same LP, solved through its dual (same x, duals and objective). */
+void bl_lp_init_transposed(bl_lp *lp);
 void bl_lp_free(bl_lp *lp);
 /* New column x_j >= 0 with cost c; its entries in the existing rows are
  * a[0..rows) (zeros skipped).  Returns j (0-based). */

@@ -117,8 +117,12 @@ static void scores(sb *b, bl_sinst *s, int test)
             size_t r0 = (size_t)ch * (size_t)CH, r1 = r0 + (size_t)CH < np ? r0 + (size_t)CH : np;
             double *S = s->S[c->view];
             const double *o = test ? c->tout : c->out;
-            for (size_t r = r0; r < r1; r++)
-                S[r * B + c->block] += wj * o[r];
+            if (B == 1) /* one block (most tasks): a contiguous, vectorised loop */
+                for (size_t r = r0; r < r1; r++)
+                    S[r] += wj * o[r];
+            else
+                for (size_t r = r0; r < r1; r++)
+                    S[r * B + c->block] += wj * o[r];
         }
     }
 }
@@ -682,7 +686,10 @@ static int sb_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dat
     b.no_polish = !do_polish;
     b.keep_cuts = model != NULL;
     b.wo = a->weak.plugin->ops;
-    bl_lp_init(&b.lp);
+    if (a->master_dual)
+        bl_lp_init_transposed(&b.lp);
+    else
+        bl_lp_init(&b.lp);
     int rc = bl_sinst_open(&b.tr, &a->task, train, max_bins, err);
     if (rc == 0 && test && test->m) {
         rc = bl_sinst_open(&b.te, &a->task, test, 0, err);

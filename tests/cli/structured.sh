@@ -129,7 +129,11 @@ printf 'method = structboost\nweak = stump\n' |
 printf 'recipe = adaboost-mh\ntask = auc\n' |
   bad aucboost "5: \[algorithm a\] task auc does not label examples by class, so it cannot score this boosting algorithm"
 printf 'recipe = ssvm\nformulation = m-slack\n' |
-  bad mslackssvm "5: \[algorithm a\] formulation = m-slack is a StructBoost master; method ssvm solves the 1-slack problem"
+  bad mslackssvm "7: \[algorithm a\] formulation = m-slack is an option of StructBoost's master LP; method ssvm has none"
+printf 'recipe = adaboost-mh\nmaster = dual\n' |
+  bad dualboost "7: \[algorithm a\] master = dual is an option of StructBoost's master LP; method boost has none"
+printf 'recipe = structboost-stump\nmaster = simplex\n' |
+  bad master "7: \[algorithm a\] master: expected primal or dual, got 'simplex'"
 printf 'recipe = ssvm\nweak = stump\n' |
   bad weakssvm "5: \[algorithm a\] method ssvm does not use a weak learner \(remove 'weak = \.\.\.'\)"
 printf 'recipe = structboost-stump\ntask = auc\ntask.nosuch = 1\n' |

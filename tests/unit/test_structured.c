@@ -150,12 +150,16 @@ static void assert_monotone(const bl_curve *cv, const bl_algo_spec *a, const cha
 
 /* ---- the LP wrapper ----------------------------------------------------------- */
 
+/* Every LP test runs on both modes: GLPK solving the LP itself, and its
+ * dual (bl_lp_init_transposed), which must give the same x, duals and f. */
+static void (*const lp_mode[2])(bl_lp *) = {bl_lp_init, bl_lp_init_transposed};
+
 /* min x1 + x2  s.t.  x1 + 2 x2 >= 4,  3 x1 + x2 >= 6,  x >= 0:
  * x* = (1.6, 1.2), f* = 2.8, duals y* = (0.4, 0.2). */
-Test(structured, lp_known_optimum_and_duality)
+static void lp_known(int mode)
 {
     bl_lp lp;
-    bl_lp_init(&lp);
+    lp_mode[mode](&lp);
     cr_assert_eq(bl_lp_add_col(&lp, 1.0, NULL), 0);
     cr_assert_eq(bl_lp_add_col(&lp, 1.0, NULL), 1);
     const double r0[] = {1, 2}, r1[] = {3, 1}, b[] = {4, 6};
@@ -177,7 +181,7 @@ Test(structured, lp_known_optimum_and_duality)
     cr_assert_geq(y[1], -1e-12);
     /* sparse rows give the same LP */
     bl_lp sp;
-    bl_lp_init(&sp);
+    lp_mode[mode](&sp);
     bl_lp_add_col(&sp, 1.0, NULL);
     bl_lp_add_col(&sp, 1.0, NULL);
     const size_t cols[] = {0, 1};
@@ -191,6 +195,12 @@ Test(structured, lp_known_optimum_and_duality)
     cr_assert_float_eq(y2[1], 0.2, 1e-9);
     bl_lp_free(&sp);
     bl_lp_free(&lp);
+}
+
+Test(structured, lp_known_optimum_and_duality)
+{
+    lp_known(0);
+    lp_known(1);
 }
 
 /* A random LP  min c^T x, A x >= b, x >= 0  with A > 0, b > 0, c > 0
@@ -236,11 +246,11 @@ static double rlp_fresh(const struct rlp *p, size_t R, size_t n, const unsigned 
 Test(structured, lp_warm_start_equals_fresh)
 {
     rng_seed(7);
-    for (int trial = 0; trial < 20; trial++) {
+    for (int trial = 0; trial < 40; trial++) {
         struct rlp p;
         rlp_random(&p, 12, 12);
         bl_lp lp;
-        bl_lp_init(&lp);
+        lp_mode[trial % 2](&lp);
         size_t R = 2, n = 2;
         for (size_t j = 0; j < n; j++)
             bl_lp_add_col(&lp, p.c[j], NULL);
@@ -295,10 +305,10 @@ Test(structured, lp_warm_start_equals_fresh)
 }
 
 /* Deleting rows leaves the LP of the others, in their order. */
-Test(structured, lp_del_rows)
+static void lp_del(int mode)
 {
     bl_lp lp;
-    bl_lp_init(&lp);
+    lp_mode[mode](&lp);
     bl_lp_add_col(&lp, 1.0, NULL);
     bl_lp_add_col(&lp, 1.0, NULL);
     const double r0[] = {1, 2}, big[] = {1, 1}, r1[] = {3, 1}, junk[] = {1, 0};
@@ -331,7 +341,7 @@ Test(structured, lp_del_rows)
     for (int trial = 0; trial < 20; trial++) {
         struct rlp p;
         rlp_random(&p, 12, 6);
-        bl_lp_init(&lp);
+        lp_mode[mode](&lp);
         for (size_t j = 0; j < p.n; j++)
             bl_lp_add_col(&lp, p.c[j], NULL);
         for (size_t r = 0; r < p.R; r++)
@@ -351,6 +361,12 @@ Test(structured, lp_del_rows)
                            trial, f, fresh);
         bl_lp_free(&lp);
     }
+}
+
+Test(structured, lp_del_rows)
+{
+    lp_del(0);
+    lp_del(1);
 }
 
 /* ---- StructBoost ------------------------------------------------------------------ */
@@ -416,6 +432,47 @@ Test(structured, theorem21_multiclass, .timeout = 60)
     double f1, fm;
     theorem21(&t.ds, "multiclass", NULL, &f1, &fm);
     cr_assert_gt(fm, 1.0, "a degenerate problem (f = %g) proves nothing", fm);
+    td_free(&t);
+}
+
+/* master = dual: GLPK solves the dual of the same master LP, so both
+ * formulations reach the primal master's objective (within C eps_cp, the
+ * cutting planes' own tolerance) from the same start. */
+Test(structured, master_dual_same_objective, .timeout = 60)
+{
+    tdata t;
+    td_clusters(&t, 36, 3, 3, 1.5, 3);
+    const char *form[] = {"1-slack", "m-slack"};
+    for (int k = 0; k < 2; k++) {
+        bl_algo_spec ap, ad;
+        const char *kp[] = {"method", "structboost", "task", "multiclass", "weak", "stump",
+                            "C", "10", "eps_cp", "0.001", "eps_cg", "1e-6",
+                            "formulation", form[k], NULL};
+        const char *kd[] = {"method", "structboost", "task", "multiclass", "weak", "stump",
+                            "C", "10", "eps_cp", "0.001", "eps_cg", "1e-6",
+                            "formulation", form[k], "master", "dual", NULL};
+        algo(&ap, kp);
+        algo(&ad, kd);
+        cr_assert_eq(ap.master_dual, 0);
+        cr_assert_eq(ad.master_dual, 1);
+        bl_curve cp, cd;
+        bl_metrics mp, md;
+        run(&ap, 400, &t.ds, NULL, &cp, &mp);
+        run(&ad, 400, &t.ds, NULL, &cd, &md);
+        cr_assert_eq(cd.stop, BL_STOP_DUAL, "%s, dual master: no convergence in %zu iterations",
+                     form[k], cd.n);
+        double fp = final_f(&cp), fd = final_f(&cd), tol = ap.C * ap.eps_cp + 1e-6 * fabs(fp);
+        cr_assert(fabs(fp - fd) <= tol, "%s: primal master %.10g, dual master %.10g", form[k],
+                  fp, fd);
+        cr_assert_gt(fp, 1.0, "a degenerate problem (f = %g) proves nothing", fp);
+        assert_monotone(&cd, &ad, "dual master");
+        bl_curve_free(&cp);
+        bl_curve_free(&cd);
+        bl_metrics_free(&mp);
+        bl_metrics_free(&md);
+        bl_algo_free(&ap);
+        bl_algo_free(&ad);
+    }
     td_free(&t);
 }
 
