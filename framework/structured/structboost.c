@@ -117,12 +117,14 @@ static void scores(sb *b, bl_sinst *s, int test)
             size_t r0 = (size_t)ch * (size_t)CH, r1 = r0 + (size_t)CH < np ? r0 + (size_t)CH : np;
             double *S = s->S[c->view];
             const double *o = test ? c->tout : c->out;
-            if (B == 1) /* one block (most tasks): a contiguous, vectorised loop */
+            if (B == 1) { /* one block (most tasks): a contiguous, vectorised loop */
+#pragma omp simd
                 for (size_t r = r0; r < r1; r++)
                     S[r] += wj * o[r];
-            else
+            } else {
                 for (size_t r = r0; r < r1; r++)
                     S[r * B + c->block] += wj * o[r];
+            }
         }
     }
 }
