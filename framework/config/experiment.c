@@ -129,6 +129,10 @@ const char *const bl_method_names[5] = {"boost", "structboost", "ssvm", "ova-svm
 static const char *const svm_scheme_names[] = {"ovo", "ova", "ecoc", "cs"};
 static const char *const svm_kernel_names[] = {"linear", "perceptron", "rbf"};
 static const char *const svm_scale_names[] = {"minmax", "zscore", "none"};
+/* StructBoost's choices, each stored as its index (an int flag) */
+static const char *const formulation_names[] = {"1-slack", "m-slack"};
+static const char *const columns_names[] = {"best", "per-view"};
+static const char *const master_names[] = {"primal", "dual"};
 
 /* value's index among n names, or an error listing them. */
 static int parse_choice(const char *value, const char *const *names, int n, int *out,
@@ -260,15 +264,8 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
         return parse_choice(value, svm_scale_names, 3, &a->svm_scale, err);
     if (!strcmp(key, "gamma"))
         return parse_real(value, 1e-300, HUGE_VAL, &a->gamma, err);
-    if (!strcmp(key, "formulation")) {
-        if (!strcmp(value, "1-slack"))
-            a->mslack = 0;
-        else if (!strcmp(value, "m-slack"))
-            a->mslack = 1;
-        else
-            return bl_errf(err, "expected 1-slack or m-slack, got '%s'", value);
-        return 0;
-    }
+    if (!strcmp(key, "formulation"))
+        return parse_choice(value, formulation_names, 2, &a->mslack, err);
     if (!strcmp(key, "C")) {
         a->C_given = 1;
         return parse_real(value, 1e-300, HUGE_VAL, &a->C, err);
@@ -277,24 +274,10 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
         return parse_real(value, 0, HUGE_VAL, &a->eps_cp, err);
     if (!strcmp(key, "eps_cg"))
         return parse_real(value, 0, HUGE_VAL, &a->eps_cg, err);
-    if (!strcmp(key, "columns")) {
-        if (!strcmp(value, "best"))
-            a->per_view = 0;
-        else if (!strcmp(value, "per-view"))
-            a->per_view = 1;
-        else
-            return bl_errf(err, "expected best or per-view, got '%s'", value);
-        return 0;
-    }
-    if (!strcmp(key, "master")) {
-        if (!strcmp(value, "primal"))
-            a->master_dual = 0;
-        else if (!strcmp(value, "dual"))
-            a->master_dual = 1;
-        else
-            return bl_errf(err, "expected primal or dual, got '%s'", value);
-        return 0;
-    }
+    if (!strcmp(key, "columns"))
+        return parse_choice(value, columns_names, 2, &a->per_view, err);
+    if (!strcmp(key, "master"))
+        return parse_choice(value, master_names, 2, &a->master_dual, err);
     if (!strcmp(key, "nonneg_views")) {
         free(a->nonneg_views);
         a->nonneg_views = value[0] ? bl_strdup(value) : NULL;
