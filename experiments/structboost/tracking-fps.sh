@@ -3,8 +3,9 @@
 # Frames per second of the StructBoost tracker at the spec's counts (2000
 # candidates per frame, 200 training boxes, buffer 60, update every 2
 # frames) on 2 threads, on the CONSTRUCTED sequences tracking.sh made, with
-# the paper's eps_cp = 0.01 (EPS="0.01 0.05" adds a looser one) and C = 10
-# (C=... to change).  Prints one CSV
+# the paper's eps_cp = 0.01 (EPS="0.01 0.05" adds a looser one) and the C
+# tracking-validate.sh chose (OUT/val/chosen_C; 10 without it; C=... to
+# change).  Prints one CSV
 # line per run: wall-clock fps (what the bar asks), retraining seconds, the
 # CPU seconds the run used and the 1-minute load average before it, since
 # the machine is shared (a busy machine lowers the wall-clock figure).
@@ -14,7 +15,7 @@ set -eu
 BL=${BOOSTLAB:-./boostlab}
 HERE=$(dirname "$0")
 OUT=${1:-results/structboost-tracking}
-C=${C:-10}
+C=${C:-$(cat "$OUT/val/chosen_C" 2>/dev/null || echo 10)}
 export OMP_WAIT_POLICY=passive
 echo "sequence,eps_cp,threads,load_before,fps,seconds,train_seconds,cpu_seconds,mean_overlap,mean_centre_error"
 for s in ${SCENES:-cat-brick face-grass cup-gravel bike-camera cat-astronaut}; do
