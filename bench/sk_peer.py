@@ -24,8 +24,10 @@ to --threads (AdaBoost's trees use one thread whatever the limit).
 
 Prints key=value lines: model, sklearn, threads, iterations, trees_per_iter,
 s_per_iter (median), s_per_tree, setup_s, train_s, load_s, test_err (final,
-a fraction), pred_s, pred_rows and pred_rows_per_s (predict on the test
-rows, repeated to --pred-rows, median of 5), pred_err, peak_rss_kb (VmHWM of this process, interpreter included).
+a fraction), pred_s, pred_rows and pred_rows_per_s (predict on the test rows,
+repeated to --pred-rows, median of 5), pred_err, peak_rss_kb (VmHWM of this
+process when training ends, before the predictions; interpreter and numpy
+included).
 --curve FILE writes iteration,seconds,cum_seconds,test_err (cum_seconds from
 the first iteration's start).
 
@@ -125,6 +127,7 @@ def main():
     t0 = time.perf_counter()
     model.fit(X, y)
     t1 = time.perf_counter()
+    rss_kb = peak_rss_kb()          # before staged and timed predictions allocate
     if args.model == "hgb":
         ends = stamps + [t1]        # iteration i runs from stamps[i] to ends[i + 1]
     else:
@@ -143,7 +146,7 @@ def main():
            "s_per_tree": med / per_iter, "setup_s": ends[0] - t0,
            "train_s": ends[n] - ends[0], "load_s": load_s, "test_err": errs[n - 1],
            "pred_s": pred_s, "pred_rows": len(yp), "pred_rows_per_s": len(yp) / pred_s,
-           "pred_err": float(np.mean(pred != yp)), "peak_rss_kb": peak_rss_kb()}
+           "pred_err": float(np.mean(pred != yp)), "peak_rss_kb": rss_kb}
     for key, v in out.items():
         print(f"{key}={v:.6g}" if isinstance(v, float) else f"{key}={v}")
     if args.curve:

@@ -63,6 +63,8 @@ done
 REPS=${REPS:-$((QUICK ? 1 : 3))}
 PRED_ROWS=$((QUICK ? 10000 : 50000))  # prediction is timed on the test rows repeated to this
 has() { [[ ",$2," == *",$1,"* ]]; }
+has stumps "$PARTS" || has trees "$PARTS" || SETS=''
+has scaling "$PARTS" || SERIES=''
 
 "$PY" -c 'import numpy, sklearn, xgboost' 2>/dev/null ||
   die "numpy, scikit-learn or XGBoost missing for $PY: run scripts/install-deps.sh --bench"
@@ -186,8 +188,8 @@ for s in ${SETS//,/ }; do
     bl_predict "$W/$s/bl-mart/predict" mart "$NR" "$TRAIN" "$PRED"
     bl_predict "$W/$s/bl-aoso-logitboost/predict" aoso-logitboost "$((NR * K))" "$TRAIN" "$PRED"
   fi
+  "$PY" "$ROOT/bench/suite_report.py" tables "$W" "$s"
 done
-"$PY" "$ROOT/bench/suite_report.py" tables "$W" ${SETS//,/ }
 
 # ---- scaling ------------------------------------------------------------------
 if has scaling "$PARTS"; then

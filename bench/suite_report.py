@@ -102,6 +102,8 @@ class Run:
             self.cum = [float(r["cum_seconds"]) for r in cur]
             self.train_s = float(kv["train_s"])
             self.pred = float(kv["pred_rows_per_s"])
+            if int(kv.get("peak_rss_kb") or 0) > 0:   # when training ended
+                self.rss = int(kv["peak_rss_kb"]) / 1024
             self.version = kv.get("sklearn") or kv.get("xgboost")
         self.s_per_iter = statistics.median(self.per)
         self.s_per_tree = statistics.median(
@@ -201,7 +203,7 @@ def table(w, name, meta, peers, ours, what, trees):
         cells.append(f"{fmt(c)} ({i:.0f})" if c is not None else "not reached")
         cells += [f"**{ratio(c, reach[p][0])}**" for p in peers]
     out.append("| " + " | ".join(cells) + " |")
-    row("peak RSS, MB (GNU time; peers: with Python)", lambda t: t.rss)
+    row("peak RSS, MB (boostlab run; peers: at the end of training, with Python)", lambda t: t.rss)
     row("process wall time (loading included), s", lambda t: t.wall)
     row("**prediction, test rows per s**", lambda t: t.pred)
     if meta.get("note"):

@@ -14,10 +14,11 @@ scoring the test set.
 
 Prints key=value lines on stdout: rounds, trees_per_round (k), s_per_round
 (median), s_per_tree (= s_per_round / k), s_round1, train_s (xgb.train
-only), dmatrix_s, load_s, test_err (final, a fraction), pred_s and
-pred_rows and pred_rows_per_s (classes of the test rows, repeated to
---pred-rows, by inplace_predict and argmax, median of 5), pred_err, peak_rss_kb (of this process, interpreter and numpy
-included).  --curve FILE writes
+only), dmatrix_s, load_s, test_err (final, a fraction), pred_s, pred_rows
+and pred_rows_per_s (classes of the test rows, repeated to --pred-rows, by
+inplace_predict and argmax, median of 5), pred_err, peak_rss_kb (VmHWM of
+this process when training ends, before the predictions; interpreter and
+numpy included).  --curve FILE writes
 round,seconds,cum_seconds,test_err.
 
   /usr/bin/python3 bench/xgb_peer.py --letter data/letter.csv --rounds 500
@@ -26,7 +27,6 @@ round,seconds,cum_seconds,test_err.
 """
 import argparse
 import os
-import resource
 import statistics
 import sys
 import time
@@ -35,7 +35,7 @@ import numpy as np
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree (make dist)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from peer_data import add_data_args, load, median_seconds, tiled  # noqa: E402
+from peer_data import add_data_args, load, median_seconds, peak_rss_kb, tiled  # noqa: E402
 
 try:
     import xgboost as xgb
@@ -89,6 +89,7 @@ def main():
     bst = xgb.train(params, dtrain, num_boost_round=args.rounds, evals=[(dtest, "test")],
               verbose_eval=False, callbacks=[cb])
     train_s = time.perf_counter() - t
+    rss_kb = peak_rss_kb()          # before the timed predictions allocate
 
     # prediction throughput: classes of the test rows from the numpy array
     # (no DMatrix built by hand), median of 5
@@ -104,7 +105,7 @@ def main():
            "dmatrix_s": dmatrix_s, "load_s": load_s, "test_err": cb.err[-1],
            "pred_s": pred_s, "pred_rows": len(yp), "pred_rows_per_s": len(yp) / pred_s,
            "pred_err": pred_err,
-           "peak_rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+           "peak_rss_kb": rss_kb,
            "xgboost": xgb.__version__}
     for key, v in out.items():
         print(f"{key}={v:.6g}" if isinstance(v, float) else f"{key}={v}")
