@@ -422,6 +422,44 @@ static struct fbest scan_feature(const struct stump *S, size_t f, double *hist,
     return fb;
 }
 
+/* scan_feature's max criterion for one column over the nq features of a
+ * block, side by side: each feature's prefix sums are a chain of additions
+ * that one scan alone waits on, as in accumulate1_block.  Per feature the
+ * same additions and comparisons in the same order, so the same answer. */
+static void scan_block_max1(const struct stump *S, size_t f0, size_t nq, double *const *hq,
+                            double T, struct fbest *out)
+{
+    const struct bl_quantized *Q = &S->tr->Q;
+    double L[FBLK];
+    struct fbest fb[FBLK];
+    unsigned nb[FBLK], top = 0;
+    const uint8_t *ok[FBLK];
+    for (size_t q = 0; q < nq; q++) {
+        fb[q] = (struct fbest){-1.0, -1, 0, 1};
+        nb[q] = Q->nbins[f0 + q];
+        ok[q] = S->split_ok + (f0 + q) * MAXBINS;
+        L[q] = 0.0;
+        top = nb[q] > top ? nb[q] : top;
+    }
+    for (unsigned b = 0; b + 1 < top; b++)
+        for (size_t q = 0; q < nq; q++) {
+            if (b + 1 >= nb[q])
+                continue;
+            double l = b > 0 ? hq[q][b] + L[q] : hq[q][0];
+            L[q] = l;
+            if (!ok[q][b])
+                continue;
+            double sc = split_score(T, l);
+            if (fabs(sc) > fb[q].edge) {
+                fb[q].edge = fabs(sc);
+                fb[q].b = (int)b;
+                fb[q].r = 0;
+                fb[q].pol = sc < 0 ? -1 : 1;
+            }
+        }
+    memcpy(out, fb, nq * sizeof *out);
+}
+
 /* Criterion each: the best stump of every column over feature f, merged
  * into cb[] (one thread's running bests).  Better = larger |score|, then
  * lower feature; within a feature bins are scanned upwards and only a
@@ -529,6 +567,10 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
                 memset(hq[q], 0, Q->nbins[f0 + q] * sizeof *hq[q]);
             }
             accumulate1_block(bq, hq, nq, m, G);
+            if (crit == CRIT_MAX) {
+                scan_block_max1(S, f0, nq, hq, T[0], S->best + f0);
+                continue;
+            }
             for (size_t q = 0; q < nq; q++) {
                 size_t f = f0 + q;
                 if (Q->nbins[f] < 2)
