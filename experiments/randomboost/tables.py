@@ -3,11 +3,17 @@
 """Markdown tables of the RandomBoost experiments (docs/results-randomboost.md)
 from a results store, with the paper's numbers (paper.csv) beside ours.
 
-  tables.py table2 DIR   Table II: test error (%) per projected dimension n
-  tables.py table3 DIR   Table III: test error (%) and step-4 seconds, TC vs SW
-  tables.py table4 DIR   Table IV: test error (%) at 50, 100 and 1000 iterations
-  tables.py table5 DIR   Table V / VI: test error (%) at the last iteration, and the
-                         Wilcoxon signed-rank statistic of rank vs proj over the sets
+  tables.py table2 DIR...  Table II: test error (%) per projected dimension n
+  tables.py table3 DIR...  Table III: test error (%) and step-4 seconds, TC vs SW
+  tables.py table4 DIR...  Table IV: test error (%) at 50, 100 and 1000 iterations
+  tables.py table5 DIR...  Table V / VI: test error (%) at the last iteration, and the
+                           Wilcoxon signed-rank statistic of rank vs proj over the sets
+
+Several stores: each (data set, algorithm) cell takes its runs from the first
+store that has any, so a later store fills only the cells an earlier one lacks
+(a store keys runs by the data file's path and every parameter, so runs made
+from another checkout, or before a parameter was added, sit in a store of
+their own).
 
 An error "at iteration N" of a run that stopped earlier (RBoost-proj's rel_tol)
 is its final model's, as the paper reports it (spec §3.4).
@@ -31,8 +37,33 @@ def paper(table):
     return out
 
 
-def store(d):
-    return sqlite3.connect(os.path.join(d, "results.sqlite"))
+def store(dirs):
+    """The runs and curves of the stores in dirs, merged cell by cell (see
+    the module's text) into one in-memory database with the same tables."""
+    if isinstance(dirs, str):
+        dirs = [dirs]
+    db = sqlite3.connect(":memory:")
+    for i, d in enumerate(dirs):
+        db.execute("ATTACH DATABASE ? AS s", (os.path.join(d, "results.sqlite"),))
+        if i == 0:
+            db.execute("CREATE TABLE runs AS SELECT * FROM s.runs WHERE 0")
+            db.execute("CREATE TABLE curves AS SELECT * FROM s.curves WHERE 0")
+        cols = [r[1] for r in db.execute("PRAGMA s.table_info(runs)")]
+        sel = ", ".join("id + %d" % (i * 10 ** 9) if c == "id" else c for c in cols)
+        have = set(db.execute("SELECT DISTINCT data, algo FROM runs").fetchall())
+        for data, algo in db.execute("SELECT DISTINCT data, algo FROM s.runs").fetchall():
+            if (data, algo) in have:
+                continue
+            db.execute("INSERT INTO runs (%s) SELECT %s FROM s.runs WHERE data = ? AND algo = ?"
+                       % (", ".join(cols), sel), (data, algo))
+            ccols = [r[1] for r in db.execute("PRAGMA s.table_info(curves)")]
+            csel = ", ".join("run_id + %d" % (i * 10 ** 9) if c == "run_id" else c for c in ccols)
+            db.execute("INSERT INTO curves (%s) SELECT %s FROM s.curves WHERE run_id IN "
+                       "(SELECT id FROM s.runs WHERE data = ? AND algo = ?)"
+                       % (", ".join(ccols), csel), (data, algo))
+        db.commit()
+        db.execute("DETACH DATABASE s")
+    return db
 
 
 def mean_sd(v):
@@ -130,9 +161,15 @@ def wilcoxon_t(diffs):
     return min(rp, rm), len(d)
 
 
+# Table V's column order (the paper's: its method first)
+ORDER = ("rank", "proj", "adaboost-ecc", "adaboost-mh", "adaboost-mo", "multiboost")
+
+
 def table5(d, which="table5"):
     db, p = store(d), paper(which)
-    algos = names(db, "algo")
+    algos = sorted(names(db, "algo"),
+                   key=lambda a: next((i for i, o in enumerate(ORDER) if a.startswith(o)),
+                                      len(ORDER)))
     print("| data | " + " | ".join(algos) + " |")
     print("|---|" + "---|" * len(algos))
     means = {}
@@ -154,10 +191,10 @@ def table5(d, which="table5"):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("table2", "table3", "table4", "table5",
-                                                 "table6"):
+    if len(sys.argv) < 3 or sys.argv[1] not in ("table2", "table3", "table4", "table5",
+                                                "table6"):
         sys.exit(__doc__)
-    cmd, d = sys.argv[1], sys.argv[2]
+    cmd, d = sys.argv[1], sys.argv[2:]
     if cmd == "table6":
         table5(d, "table6")
     else:

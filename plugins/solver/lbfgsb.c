@@ -172,6 +172,23 @@ static void *lb_create(const struct bl_host *host, const union bl_value *params,
     return S;
 }
 
+/* The largest projected gradient component, as L-BFGS-B's own test
+ * (projgr) computes it: a component pushing against an active bound counts
+ * only up to the distance to that bound. */
+static double proj_grad_norm(const struct lb *S, const double *w, const double *g, size_t n)
+{
+    double pg = 0.0;
+    for (size_t j = 0; j < n; j++) {
+        double gj = g[j];
+        if (gj < 0 && (S->nbd[j] == 2 || S->nbd[j] == 3))
+            gj = fmax(w[j] - S->up[j], gj);
+        else if (gj > 0 && (S->nbd[j] == 1 || S->nbd[j] == 2))
+            gj = fmin(w[j] - S->lo[j], gj);
+        pg = fmax(pg, fabs(gj));
+    }
+    return pg;
+}
+
 static void set_task(char *task, const char *s)
 {
     size_t len = strlen(s);
@@ -286,6 +303,11 @@ static int lb_solve(void *self, const struct bl_objective *obj, double *w,
             continue;
         }
         if (task_is(task, "NEW_X")) {
+            /* debug (-vvv): why a solve ends where it does, e.g. RBoost-proj's
+             * slow tails that run into max_iter (docs/results-randomboost.md) */
+            if (S->host && S->host->log)
+                S->host->log(3, NAME, "n = %zu, iteration %d: f = %.12g, projected gradient %.3g, "
+                             "%d evaluations", n, isave[29], f, proj_grad_norm(S, w, g, n), evals);
             fbest = f;
             memcpy(S->xbest, w, n * sizeof *w);
             double dec = fprev - f;

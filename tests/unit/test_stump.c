@@ -313,6 +313,18 @@ Test(stump, brute_force_many_bins)
     }
 }
 
+/* One column goes through blocks of 8 features (accumulate1_block): a
+ * full block, a full block and a partial one, and few bins per feature
+ * (dna's 0/1 features), where the blocks matter most. */
+Test(stump, brute_force_feature_blocks)
+{
+    for (uint64_t s = 330; s < 340; s++) {
+        check_against_brute(40 + (size_t)(s % 3) * 11, 8, 3, 2, 0, s % 2, s);
+        check_against_brute(40 + (size_t)(s % 3) * 11, 19, 3, 3, 0, s % 2, s);
+        check_against_brute(60, 19, 2, 7, 1, 1, s);
+    }
+}
+
 /* Real-valued weights: same choice and edge to rounding. */
 Test(stump, brute_force_real_weights)
 {
