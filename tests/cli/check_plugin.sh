@@ -10,11 +10,17 @@
 
 FIX="${BL_TOP_BUILDDIR:-.}/tests/plugins/.libs"
 
+# check-plugin's per-check timeout (default 120 s) is a hang guard; under
+# ASan on a loaded 2-core machine an honest check (svm's) has taken longer,
+# so these runs get a far wider guard: the test checks behaviour, not time.
+# The timeout itself is tested below with a plugin that really hangs.
+BLC=("$BL" check-plugin --timeout 1800)
+
 # check_fails NAME PATTERN ARGS...: `check-plugin ARGS` exits 1 (a check
 # failed) with a line matching PATTERN (grep); its report is in $TMP/NAME.
 check_fails() {
   local name=$1 pat=$2; shift 2
-  "$BL" check-plugin "$@" >"$TMP/$name" 2>&1
+  "${BLC[@]}" "$@" >"$TMP/$name" 2>&1
   local st=$?
   [[ $st -eq 1 ]] || fail "$name: expected exit 1, got $st"
   grep -q -- "$pat" "$TMP/$name" || fail "$name: no line /$pat/: $(cat "$TMP/$name")"
@@ -45,7 +51,7 @@ for n in binary-task auc multiclass hierarchy perceptron linsvm wlda gaussian; d
   echo "$all_names" | grep -qx -- "$n" || fail "plugins does not list $n"
 done
 # shellcheck disable=SC2086
-"$BL" check-plugin $names >"$TMP/all" 2>"$TMP/all.err"
+"${BLC[@]}" $names >"$TMP/all" 2>"$TMP/all.err"
 st=$?
 [[ $st -le 1 ]] || fail "check-plugin on every plugin exited $st: $(head -c 400 "$TMP/all.err")"
 [[ -s $TMP/all.err ]] && fail "check-plugin wrote to stderr: $(head -c 400 "$TMP/all.err")"
@@ -57,14 +63,14 @@ grep -qE "^check-plugin: [0-9]+ plugins, [0-9]+ checks passed, 0 failed, [0-9]+ 
   || fail "summary line: $(tail -1 "$TMP/all")"
 # the solvers again, over more seeds: the answers must not depend on the heap
 for seed in 2 3 4; do
-  "$BL" check-plugin --seed $seed --trials 4 lbfgsb-row lbfgsb-tc lbfgsb-line prox-group exp-step >"$TMP/sv" 2>&1 \
+  "${BLC[@]}" --seed $seed --trials 4 lbfgsb-row lbfgsb-tc lbfgsb-line prox-group exp-step >"$TMP/sv" 2>&1 \
     || fail "solvers fail with --seed $seed: $(grep -A8 '^FAIL' "$TMP/sv" | head -10)"
 done
 # hierarchy with a taxonomy and the class names it is written for
-"$BL" check-plugin -p taxonomy="$SRC/data/satimage.taxonomy" --classes "$SRC/data/satimage.classes" \
+"${BLC[@]}" -p taxonomy="$SRC/data/satimage.taxonomy" --classes "$SRC/data/satimage.classes" \
   hierarchy >"$TMP/hier" 2>&1 || fail "hierarchy with a taxonomy: $(grep -A12 '^FAIL' "$TMP/hier" | head -20)"
 grep -q '^PASS task/argmax-max: .*(k = 6 (--classes), ' "$TMP/hier" || fail "hierarchy: $(cat "$TMP/hier")"
-"$BL" check-plugin -p taxonomy="$SRC/data/satimage.taxonomy" -p coding=flat \
+"${BLC[@]}" -p taxonomy="$SRC/data/satimage.taxonomy" -p coding=flat \
   --classes "$SRC/data/satimage.classes" hierarchy >"$TMP/hflat" 2>&1 \
   || fail "hierarchy coding=flat: $(grep -A12 '^FAIL' "$TMP/hflat" | head -20)"
 # without its taxonomy: task/open says what is missing, the rest is not run
@@ -80,30 +86,30 @@ if [[ -f /usr/lib/python3/dist-packages/skimage/data/horse.png ]]; then
   "$BL" segment make horse "$TMP/seg" --seed 3 --images 12 --width 96 --height 72 >/dev/null &&
     "$BL" segment prepare "$TMP/seg" "$TMP/segp" -i 10 -B 10 -q -j 1 >/dev/null ||
     fail "segment make/prepare for the crf check"
-  "$BL" check-plugin -p dir="$TMP/segp" --data "$TMP/segp/train.csv" -l set crf >"$TMP/crf" 2>&1 ||
+  "${BLC[@]}" -p dir="$TMP/segp" --data "$TMP/segp/train.csv" -l set crf >"$TMP/crf" 2>&1 ||
     fail "crf on a prepared set: $(grep -A12 '^FAIL' "$TMP/crf" | head -20)"
   grep -q '^PASS task/argmax-max: .*rows of --data' "$TMP/crf" || fail "crf: $(cat "$TMP/crf")"
-  expect_fail 2 "--data: .*nope.csv" -- "$BL" check-plugin --data "$TMP/nope.csv" crf
+  expect_fail 2 "--data: .*nope.csv" -- "${BLC[@]}" --data "$TMP/nope.csv" crf
 else
   echo "note: python3-skimage's images missing; crf's contract on a prepared set not run"
 fi
-expect_fail 2 "--classes: .*nope.classes" -- "$BL" check-plugin --classes "$TMP/nope.classes" multiclass
+expect_fail 2 "--classes: .*nope.classes" -- "${BLC[@]}" --classes "$TMP/nope.classes" multiclass
 # the others pass alone, exit 0
 for n in margin-exp mo-exp softmax stump dense-ecoc ova multiclass auc perceptron linsvm wlda exp-step gaussian; do
-  "$BL" check-plugin "$n" >"$TMP/one" 2>&1 || fail "$n does not pass: $(grep -A8 '^FAIL' "$TMP/one" | head -10)"
+  "${BLC[@]}" "$n" >"$TMP/one" 2>&1 || fail "$n does not pass: $(grep -A8 '^FAIL' "$TMP/one" | head -10)"
 done
 # svm with each kernel (weighted mode: check-plugin gives no margins)
 for k in linear perceptron rbf; do
-  "$BL" check-plugin -p kernel=$k svm >"$TMP/svm" 2>&1 \
+  "${BLC[@]}" -p kernel=$k svm >"$TMP/svm" 2>&1 \
     || fail "svm kernel=$k: $(grep -A8 '^FAIL' "$TMP/svm" | head -10)"
 done
 # wlda's variants: a hypothesis per column, axis-aligned rivals, random
 # feature subsets, no ridge (the pseudo-inverse when singular)
-"$BL" check-plugin --trials 4 -p criterion=each -p with_stumps=true -p features=2 -p ridge=0 wlda \
+"${BLC[@]}" --trials 4 -p criterion=each -p with_stumps=true -p features=2 -p ridge=0 wlda \
   >"$TMP/wlda" 2>&1 || fail "wlda variant: $(grep -A8 '^FAIL' "$TMP/wlda" | head -10)"
 # margin-exp with RandomBoost's pair set (r != y_i only): the whole loss
 # contract, not only the params check's gradient
-"$BL" check-plugin -p pairs=wrong margin-exp >"$TMP/mexpw" 2>&1 \
+"${BLC[@]}" -p pairs=wrong margin-exp >"$TMP/mexpw" 2>&1 \
   || fail "margin-exp pairs=wrong: $(grep -A8 '^FAIL' "$TMP/mexpw" | head -10)"
 grep -q '^   parameters: pairs=wrong$' "$TMP/mexpw" || fail "margin-exp pairs=wrong: the variant is not named"
 for c in gradient hessian convexity extreme row determinism; do
@@ -112,7 +118,7 @@ done
 grep -A3 '^== exp-step (' "$TMP/all" | grep -q '^PASS solver/kkt: ' || fail "exp-step: no solver/kkt line in the full run"
 # the projection's other distributions, and a small n
 for p in dist=sparse dist=rademacher n=3; do
-  "$BL" check-plugin -p "$p" gaussian >"$TMP/proj" 2>&1 \
+  "${BLC[@]}" -p "$p" gaussian >"$TMP/proj" 2>&1 \
     || fail "gaussian $p does not pass: $(grep -A8 '^FAIL' "$TMP/proj" | head -10)"
   grep -q "^   parameters: $p\$" "$TMP/proj" || fail "gaussian $p: the variant is not named"
 done
@@ -143,7 +149,7 @@ grep -q '^PASS task/class-labels: ' "$TMP/all" || fail "no task's class labels w
 grep -q '^SKIP task/class-labels: label_is_class is 0' "$TMP/all" || fail "auc's class-labels is not a SKIP"
 
 # ---- the fixtures ---------------------------------------------------------
-"$BL" check-plugin "$FIX/good_loss.so" >"$TMP/good" 2>&1 || fail "good_loss fails: $(cat "$TMP/good")"
+"${BLC[@]}" "$FIX/good_loss.so" >"$TMP/good" 2>&1 || fail "good_loss fails: $(cat "$TMP/good")"
 grep -q '^PASS loss/gradient: ' "$TMP/good" || fail "good_loss: $(cat "$TMP/good")"
 grep -q '^PASS loss/params: .*scale=0, scale=10' "$TMP/good" || fail "good_loss params: $(grep params "$TMP/good")"
 
@@ -201,43 +207,43 @@ grep -q '^FAIL' "$TMP/p_good" && fail "the right projection fixture fails: $(gre
 grep -q '^check-plugin: 3 plugins, [0-9]* checks passed, 4 failed, 0 skipped' "$TMP/wrong_proj" \
   || fail "wrong_projection.so: $(tail -1 "$TMP/wrong_proj")"
 # one by name, with another n: it still fails, shrunk the same way
-BOOSTLAB_PLUGIN_PATH="$FIX/wrong_projection.so" "$BL" check-plugin -p n=7 fixture-projection-scale >"$TMP/p_env" 2>&1
+BOOSTLAB_PLUGIN_PATH="$FIX/wrong_projection.so" "${BLC[@]}" -p n=7 fixture-projection-scale >"$TMP/p_env" 2>&1
 [[ $? -eq 1 ]] && grep -q '^FAIL projection/scale: n \* mean(P^2) is [0-9.]*, not 1' "$TMP/p_env" \
   || fail "scale fixture with n=7: $(grep -A4 projection/scale "$TMP/p_env")"
 shown p_env projection/scale 3 '^    k=1 n=2 seed=0$' "the input shrunk from n=7 to n=2"
 
 # ---- files that are not plugins ----------------------------------------
-expect_fail 1 "good_loss.c: cannot load plugin" -- "$BL" check-plugin "$SRC/tests/plugins/good_loss.c"
-expect_fail 1 "nope.so: cannot read plugin: No such file" -- "$BL" check-plugin "$TMP/nope.so"
-expect_fail 1 "no entry point 'boostlab_plugin_entry'" -- "$BL" check-plugin "$FIX/no_entry.so"
-expect_fail 1 "built for SDK 2.0" -- "$BL" check-plugin "$FIX/bad_version.so"
-expect_fail 1 "no plugin named 'no-such-plugin'" -- "$BL" check-plugin no-such-plugin
+expect_fail 1 "good_loss.c: cannot load plugin" -- "${BLC[@]}" "$SRC/tests/plugins/good_loss.c"
+expect_fail 1 "nope.so: cannot read plugin: No such file" -- "${BLC[@]}" "$TMP/nope.so"
+expect_fail 1 "no entry point 'boostlab_plugin_entry'" -- "${BLC[@]}" "$FIX/no_entry.so"
+expect_fail 1 "built for SDK 2.0" -- "${BLC[@]}" "$FIX/bad_version.so"
+expect_fail 1 "no plugin named 'no-such-plugin'" -- "${BLC[@]}" no-such-plugin
 # a name from BOOSTLAB_PLUGIN_PATH; a file with several plugins checks them all
-BOOSTLAB_PLUGIN_PATH="$FIX/wrong_grad.so" "$BL" check-plugin fixture-wrong-grad >"$TMP/env" 2>&1
+BOOSTLAB_PLUGIN_PATH="$FIX/wrong_grad.so" "${BLC[@]}" fixture-wrong-grad >"$TMP/env" 2>&1
 [[ $? -eq 1 ]] && grep -q '^FAIL loss/gradient' "$TMP/env" || fail "fixture by name: $(head -5 "$TMP/env")"
-"$BL" check-plugin "${BL_TOP_BUILDDIR:-.}/plugins/solver/.libs/lbfgsb.so" >"$TMP/lb" 2>&1
+"${BLC[@]}" "${BL_TOP_BUILDDIR:-.}/plugins/solver/.libs/lbfgsb.so" >"$TMP/lb" 2>&1
 [[ $(grep -c '^== lbfgsb-' "$TMP/lb") -eq 3 ]] || fail "lbfgsb.so: not 3 plugins checked: $(grep '^==' "$TMP/lb")"
 # a relative path is taken from the current directory
-(cd "$FIX" && "$BL" check-plugin ./good_loss.so >/dev/null 2>&1) || fail "relative path refused"
+(cd "$FIX" && "${BLC[@]}" ./good_loss.so >/dev/null 2>&1) || fail "relative path refused"
 
 # ---- usage ------------------------------------------------------------------
-"$BL" check-plugin --help | grep -q '^Usage: boostlab check-plugin' || fail "--help"
-expect_fail 2 "expects at least one plugin" -- "$BL" check-plugin
-expect_fail 2 "--trials expects" -- "$BL" check-plugin --trials 0 margin-exp
-expect_fail 2 "--seed expects" -- "$BL" check-plugin --seed x margin-exp
-expect_fail 2 "unknown option" -- "$BL" check-plugin --bogus margin-exp
-expect_fail 2 "missing its value" -- "$BL" check-plugin margin-exp --trials
-expect_fail 2 "--param expects NAME=VALUE" -- "$BL" check-plugin -p criterion stump
-expect_fail 2 "stump has no parameter 'nosuch'" -- "$BL" check-plugin -p nosuch=1 stump
-expect_fail 2 "criterion=best: expected one of" -- "$BL" check-plugin -p criterion=best stump
+"${BLC[@]}" --help | grep -q '^Usage: boostlab check-plugin' || fail "--help"
+expect_fail 2 "expects at least one plugin" -- "${BLC[@]}"
+expect_fail 2 "--trials expects" -- "${BLC[@]}" --trials 0 margin-exp
+expect_fail 2 "--seed expects" -- "${BLC[@]}" --seed x margin-exp
+expect_fail 2 "unknown option" -- "${BLC[@]}" --bogus margin-exp
+expect_fail 2 "missing its value" -- "${BLC[@]}" margin-exp --trials
+expect_fail 2 "--param expects NAME=VALUE" -- "${BLC[@]}" -p criterion stump
+expect_fail 2 "stump has no parameter 'nosuch'" -- "${BLC[@]}" -p nosuch=1 stump
+expect_fail 2 "criterion=best: expected one of" -- "${BLC[@]}" -p criterion=best stump
 
 # options: a variant, reproducible seeds, no fork, verbose
-"$BL" check-plugin -p criterion=vote stump >"$TMP/vote" 2>&1 || fail "stump criterion=vote: $(grep -A6 FAIL "$TMP/vote")"
+"${BLC[@]}" -p criterion=vote stump >"$TMP/vote" 2>&1 || fail "stump criterion=vote: $(grep -A6 FAIL "$TMP/vote")"
 grep -q '^   parameters: criterion=vote$' "$TMP/vote" || fail "the variant is not named"
-"$BL" check-plugin --seed 7 --trials 2 "$FIX/wrong_grad.so" >"$TMP/s1" 2>&1
-"$BL" check-plugin --seed 7 --trials 2 "$FIX/wrong_grad.so" >"$TMP/s2" 2>&1
+"${BLC[@]}" --seed 7 --trials 2 "$FIX/wrong_grad.so" >"$TMP/s1" 2>&1
+"${BLC[@]}" --seed 7 --trials 2 "$FIX/wrong_grad.so" >"$TMP/s2" 2>&1
 cmp -s "$TMP/s1" "$TMP/s2" || fail "the same seed gave different reports"
-"$BL" check-plugin --no-fork -v softmax >"$TMP/nf" 2>&1 || fail "--no-fork: $(cat "$TMP/nf")"
+"${BLC[@]}" --no-fork -v softmax >"$TMP/nf" 2>&1 || fail "--no-fork: $(cat "$TMP/nf")"
 grep -q 'note: .* of its tolerance' "$TMP/nf" || fail "--verbose notes missing"
 
 # ---- plugins compiled here: incomplete and outdated tasks, a crash ----------
@@ -259,8 +265,8 @@ if "$CC" -shared -fPIC -I"$SRC/include" "$TMP/task.c" -o "$TMP/task.so" 2>"$TMP/
    "$CC" -shared -fPIC -DMINOR=3 -I"$SRC/include" "$TMP/task.c" -o "$TMP/task13.so" 2>>"$TMP/cc.err" &&
    build_crashy_coding "$TMP/crash.so"; then
   expect_fail 1 "plugin my-task \(task\) lacks the required function 'open'" -- \
-    "$BL" check-plugin "$TMP/task.so"
-  expect_fail 1 "role 6 \(task\), which this host does not run" -- "$BL" check-plugin "$TMP/task13.so"
+    "${BLC[@]}" "$TMP/task.so"
+  expect_fail 1 "role 6 \(task\), which this host does not run" -- "${BLC[@]}" "$TMP/task13.so"
   grep -q "the structured-task role has its contract since SDK 1.4 (task.h), but the plugin was built for SDK 1.3" "$TMP/err" \
     || fail "task13: the explanation is missing: $(cat "$TMP/err")"
   # a projection built for SDK 1.4, when the role was reserved
@@ -278,7 +284,7 @@ BL_EXPORT const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_h
 const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h) { (void)h; return l; }
 C
   if "$CC" -shared -fPIC -I"$SRC/include" "$TMP/proj.c" -o "$TMP/proj14.so" 2>>"$TMP/cc.err"; then
-    expect_fail 1 "role 5 \(projection\), which this host does not run" -- "$BL" check-plugin "$TMP/proj14.so"
+    expect_fail 1 "role 5 \(projection\), which this host does not run" -- "${BLC[@]}" "$TMP/proj14.so"
     grep -q "old-proj: the random-projection role has its contract since SDK 1.5 (projection.h), but the plugin was built for SDK 1.4" "$TMP/err" \
       || fail "proj14: the explanation is missing: $(cat "$TMP/err")"
   else
@@ -290,6 +296,17 @@ C
     check_fails crash '^FAIL coding/refusal: the plugin crashed: signal 11' "$TMP/crash.so"
   shown crash coding/refusal 1 'while running: create with k = 4' "the crashing case"
   grep -q '^check-plugin: 1 plugin, ' "$TMP/crash" || fail "the run did not go on after the crash"
+  # a plugin that hangs: each check it hangs in fails at --timeout, and the
+  # run goes on to the next check
+  if build_crashy_coding "$TMP/hang.so" -DHANG; then
+    "$BL" check-plugin --timeout 1 "$TMP/hang.so" >"$TMP/hang" 2>&1
+    [[ $? -eq 1 ]] || fail "hang: expected exit 1: $(cat "$TMP/hang")"
+    grep -q '^FAIL coding/refusal: timed out after 1 s' "$TMP/hang" || fail "hang: no timeout: $(cat "$TMP/hang")"
+    grep -q '^check-plugin: 1 plugin, 1 checks passed, 5 failed' "$TMP/hang" \
+      || fail "hang: the run did not go on after the timeouts: $(tail -3 "$TMP/hang")"
+  else
+    fail "the hanging coding plugin did not compile: $(tail -5 "$TMP/cc.err")"
+  fi
 else
   echo "note: no C compiler ($CC): task-loader and crash checks skipped: $(head -c 200 "$TMP/cc.err")"
 fi

@@ -18,19 +18,25 @@ expect_fail() {
   grep -qE -- "$pat" "$TMP/err" || fail "'$*': stderr lacks /$pat/: $(head -c 400 "$TMP/err")"
 }
 
-# build_crashy_coding OUT.so: compile (with $CC, default cc) a coding plugin
-# "crashy" whose create crashes for 4 classes; its stderr goes to $TMP/cc.err.
+# build_crashy_coding OUT.so [CFLAGS...]: compile (with $CC, default cc) a
+# coding plugin "crashy" whose create crashes for 4 classes (-DHANG: hangs
+# there instead); its stderr goes to $TMP/cc.err.
 # Fails when there is no working C compiler.
 build_crashy_coding() {
   cat >"$TMP/crashy.c" <<'C'
 #include <boostlab/coding.h>
 #include <stdio.h>
+#include <unistd.h>
 static size_t K;
 static void *cr(const struct bl_host *h, const union bl_value *v, size_t k, char *err)
 {
     (void)h; (void)v;
     if (k < 2) { snprintf(err, BL_ERR_MAX, "k < 2"); return 0; }
+#ifdef HANG
+    if (k == 4) for (;;) sleep(1); /* a bug: hangs for 4 classes */
+#else
     if (k == 4) { volatile int *p = 0; *p = 1; } /* a bug: crashes for 4 classes */
+#endif
     K = k;
     return &K;
 }
@@ -50,7 +56,7 @@ static const struct bl_plugin *const l[] = {&d, 0};
 BL_EXPORT const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h);
 const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h) { (void)h; return l; }
 C
-  "${CC:-cc}" -shared -fPIC -I"$SRC/include" "$TMP/crashy.c" -o "$1" 2>>"$TMP/cc.err"
+  "${CC:-cc}" -shared -fPIC -I"$SRC/include" "${@:2}" "$TMP/crashy.c" -o "$1" 2>>"$TMP/cc.err"
 }
 
 finish() {
