@@ -39,22 +39,36 @@ void bl_lp_init_transposed(bl_lp *lp)
     glp_set_obj_dir(lp->glp, GLP_MAX);
 }
 
-/* One new primal column (cost c, entries ind/val over the primal rows). */
+/* A GLPK row (bound of the given type) or column (x >= 0 of cost c) with
+ * the n entries of ind/val. */
+static void glp_row(glp_prob *p, int type, double bound, int n, const int *ind,
+                    const double *val)
+{
+    int i = glp_add_rows(p, 1);
+    glp_set_row_bnds(p, i, type, type == GLP_LO ? bound : 0.0, type == GLP_UP ? bound : 0.0);
+    if (n)
+        glp_set_mat_row(p, i, n, ind, val);
+}
+
+static void glp_col(glp_prob *p, double c, int n, const int *ind, const double *val)
+{
+    int j = glp_add_cols(p, 1);
+    glp_set_col_bnds(p, j, GLP_LO, 0.0, 0.0);
+    glp_set_obj_coef(p, j, c);
+    if (n)
+        glp_set_mat_col(p, j, n, ind, val);
+}
+
+/* One new primal column (cost c, entries ind/val over the primal rows):
+ * in the transposed mode a dual row A_j^T y <= c, which keeps the basis
+ * dual feasible. */
 static void new_col(bl_lp *lp, double c, int n)
 {
-    glp_prob *p = lp->glp;
     if (lp->transposed) {
-        int i = glp_add_rows(p, 1);
-        glp_set_row_bnds(p, i, GLP_UP, 0.0, c);
-        if (n)
-            glp_set_mat_row(p, i, n, lp->ind, lp->val);
-        lp->grew_dual = 1; /* a new dual row: the basis stays dual feasible */
+        glp_row(lp->glp, GLP_UP, c, n, lp->ind, lp->val);
+        lp->grew_dual = 1;
     } else {
-        int j = glp_add_cols(p, 1);
-        glp_set_col_bnds(p, j, GLP_LO, 0.0, 0.0);
-        glp_set_obj_coef(p, j, c);
-        if (n)
-            glp_set_mat_col(p, j, n, lp->ind, lp->val);
+        glp_col(lp->glp, c, n, lp->ind, lp->val);
     }
     lp->cols++;
 }
@@ -62,19 +76,10 @@ static void new_col(bl_lp *lp, double c, int n)
 /* One new primal row  sum a x >= b  (entries ind/val over the columns). */
 static void new_row(bl_lp *lp, double b, int n)
 {
-    glp_prob *p = lp->glp;
-    if (lp->transposed) {
-        int j = glp_add_cols(p, 1);
-        glp_set_col_bnds(p, j, GLP_LO, 0.0, 0.0);
-        glp_set_obj_coef(p, j, b);
-        if (n)
-            glp_set_mat_col(p, j, n, lp->ind, lp->val);
-    } else {
-        int i = glp_add_rows(p, 1);
-        glp_set_row_bnds(p, i, GLP_LO, b, 0.0);
-        if (n)
-            glp_set_mat_row(p, i, n, lp->ind, lp->val);
-    }
+    if (lp->transposed)
+        glp_col(lp->glp, b, n, lp->ind, lp->val);
+    else
+        glp_row(lp->glp, GLP_LO, b, n, lp->ind, lp->val);
     lp->rows++;
 }
 
