@@ -154,15 +154,25 @@ void bl_model_scores(const bl_model *mo, const struct bl_matrix *X, double *F)
     free(zx);
 }
 
+/* The first index of a row's largest score (NaN never wins), with the best
+ * value kept in a register and selects instead of branches: scores of an
+ * unsettled model are close and the branches mispredicted often. */
+static inline size_t row_argmax(const double *Fi, size_t k)
+{
+    size_t best = 0;
+    double bv = Fi[0];
+    for (size_t r = 1; r < k; r++) {
+        int gt = Fi[r] > bv;
+        best = gt ? r : best;
+        bv = gt ? Fi[r] : bv;
+    }
+    return best;
+}
+
 void bl_argmax_rows(const double *F, size_t m, size_t k, int *label)
 {
-    for (size_t i = 0; i < m; i++) {
-        size_t best = 0;
-        for (size_t r = 1; r < k; r++)
-            if (F[i * k + r] > F[i * k + best])
-                best = r;
-        label[i] = (int)best;
-    }
+    for (size_t i = 0; i < m; i++)
+        label[i] = (int)row_argmax(F + i * k, k);
 }
 
 double bl_error_rate(const double *F, const int *y, size_t m, size_t k)
@@ -171,13 +181,8 @@ double bl_error_rate(const double *F, const int *y, size_t m, size_t k)
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) reduction(+ : wrong) if (m * k >= 65536)
 #endif
-    for (size_t i = 0; i < m; i++) {
-        size_t best = 0;
-        for (size_t r = 1; r < k; r++)
-            if (F[i * k + r] > F[i * k + best])
-                best = r;
-        wrong += (int)best != y[i];
-    }
+    for (size_t i = 0; i < m; i++)
+        wrong += (int)row_argmax(F + i * k, k) != y[i];
     return m ? (double)wrong / (double)m : 0.0;
 }
 

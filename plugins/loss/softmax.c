@@ -96,10 +96,12 @@ static double sm_chunk(const int *y, size_t k, const double *F, double *grad, do
     for (size_t i = i0; i < i1; i++) {
         const double *Fi = F + i * k;
         size_t yi = (size_t)y[i], a = 0;
-        for (size_t r = 1; r < k; r++)
-            if (Fi[r] > Fi[a])
-                a = r;
-        double M = Fi[a], S0 = 0.0;
+        double M = Fi[0], S0 = 0.0;
+        for (size_t r = 1; r < k; r++) { /* first argmax, by selects */
+            int gt = Fi[r] > M;
+            a = gt ? r : a;
+            M = gt ? Fi[r] : M;
+        }
         double *e = P ? P + i * k : NULL; /* each exp once: kept in P's row */
         for (size_t r = 0; r < k; r++) {
             if (r == a)
@@ -197,11 +199,17 @@ static int sm_hessian(void *self, const int *y, size_t m, size_t k, const double
     if (!(L->valid && L->cm == m && L->ck == k && !memcmp(F, L->Fc, n * sizeof *F)))
         sm_pass(L, y, m, k, F, NULL, 1);
     double sc = scale_of(L, m), su = sqrt(sc);
-    for (size_t j = 0; j < n; j++)
-        out[j] = sc * (L->P[j] * L->Q[j]);
-    if (form == BL_HESS_DIAG_RANK1)
-        for (size_t j = 0; j < n; j++)
-            out[n + j] = su * L->P[j];
+    int rank1 = form == BL_HESS_DIAG_RANK1;
+    const double *P = L->P, *Q = L->Q;
+    (void)n; /* elementwise: any thread count gives the same numbers */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(L->nthreads) if (L->nthreads > 1 && n >= 65536)
+#endif
+    for (size_t j = 0; j < n; j++) {
+        out[j] = sc * (P[j] * Q[j]);
+        if (rank1)
+            out[n + j] = su * P[j];
+    }
     return 0;
 }
 

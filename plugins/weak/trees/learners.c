@@ -33,6 +33,7 @@ struct tl {
     double *out2;        /* ABC exhaustive: a candidate's outputs (m x k) */
     int nthreads;
     double *acc;         /* class_sums: 2 k per thread, 64-byte apart      */
+    int hu_nonneg;       /* this tree's Hu >= 0 everywhere (select_pair)   */
 };
 
 static void *xcalloc(size_t n, size_t sz)
@@ -97,14 +98,14 @@ static inline void pair_ab(const struct tl *L, size_t i, int r, int s, double *a
     *b = H[r] + H[s] + 2.0 * U[r] * U[s];
 }
 
-/* Class sums over a node's examples: gsum_q = sum_j G_q and, when r >= 0,
- * ssum_q = sum_j H_q and csum_q = sum_j Hu_r Hu_q.  Threads take disjoint
- * ranges of classes and each sums its classes over the examples in order,
- * so every sum is added in the same order whatever the thread count. */
-static void class_sums(struct tl *L, const uint32_t *idx, size_t n, int r)
+/* Class sums over a node's examples: gsum_q = sum_j G_q and, with hess,
+ * ssum_q = sum_j H_q.  Threads take disjoint ranges of classes and each sums
+ * its classes over the examples in order, so every sum is added in the same
+ * order whatever the thread count. */
+static void class_sums(struct tl *L, const uint32_t *idx, size_t n, int hess)
 {
     size_t k = L->k;
-    const double *G = L->req->G, *H = L->req->H, *U = L->req->Hu;
+    const double *G = L->req->G, *H = L->req->H;
     int nt = L->nthreads < (int)k ? L->nthreads : (int)k;
     (void)nt;
 #ifdef _OPENMP
@@ -123,35 +124,58 @@ static void class_sums(struct tl *L, const uint32_t *idx, size_t n, int r)
             a[q] = b[q] = 0.0;
         for (size_t j = 0; j < n; j++) {
             size_t i = (size_t)idx[j] * k;
-            if (r < 0) {
+            if (!hess) {
                 for (size_t q = q0; q < q1; q++)
                     a[q] += G[i + q];
             } else {
-                double ur = U[i + (size_t)r];
                 for (size_t q = q0; q < q1; q++) {
-                    a[q] += H[i + q];
-                    b[q] += ur * U[i + q];
+                    a[q] += G[i + q];
+                    b[q] += H[i + q];
                 }
             }
         }
         for (size_t q = q0; q < q1; q++) {
-            if (r < 0) {
-                L->gsum[q] = a[q];
-            } else {
-                L->ssum[q] = a[q];
-                L->csum[q] = b[q];
-            }
+            L->gsum[q] = a[q];
+            if (hess)
+                L->ssum[q] = b[q];
         }
     }
 }
 
+/* C_rq = sum_j Hu_r Hu_q over the node's examples, in order. */
+static double cross_sum(const struct tl *L, const uint32_t *idx, size_t n, int r, size_t q)
+{
+    const double *U = L->req->Hu;
+    size_t k = L->k;
+    double c = 0.0;
+    for (size_t j = 0; j < n; j++) {
+        size_t i = (size_t)idx[j] * k;
+        c += U[i + (size_t)r] * U[i + q];
+    }
+    return c;
+}
+
+/* Rule (33)'s score of partner q: (G_r - G_q)^2 / (S_r + S_q + 2 C_rq). */
+static double pair_score(const struct tl *L, int r, size_t q, double c)
+{
+    double num = L->gsum[r] - L->gsum[q], den = L->ssum[r] + L->ssum[q] + 2.0 * c;
+    return num * num / (den == 0.0 ? 1.0 : den);
+}
+
 /* The pair of a node (examples idx[0..n)) by rule (33), or (32): r the
  * class of largest summed residual, s the partner of largest decrease
- * (G_r - G_s)^2 / (S_r + S_s + 2 C_rs); first index on ties. */
+ * (G_r - G_s)^2 / (S_r + S_s + 2 C_rs); first index on ties.
+ *
+ * Each C_rs is a pass over the node.  When Hu >= 0 (the softmax: Hu = p;
+ * tl_fit checks once per tree) C_rs >= 0, so the score with C = 0 bounds
+ * the true one from above (floating-point sums and quotients are monotone);
+ * partners are then taken in decreasing bound, C computed only until the
+ * next bound falls below the best score: the same s as computing every C,
+ * usually after one or two passes instead of k - 1. */
 static void select_pair(struct tl *L, const uint32_t *idx, size_t n, int *pr, int *ps)
 {
     size_t k = L->k;
-    class_sums(L, idx, n, -1);
+    class_sums(L, idx, n, !L->o.first_order);
     int r = 0;
     for (size_t q = 1; q < k; q++)
         if (L->gsum[q] > L->gsum[r])
@@ -161,15 +185,37 @@ static void select_pair(struct tl *L, const uint32_t *idx, size_t n, int *pr, in
         for (size_t q = 0; q < k; q++)
             if ((int)q != r && (s < 0 || L->gsum[q] < L->gsum[s]))
                 s = (int)q;
-    } else {
-        class_sums(L, idx, n, r);
+    } else if (!L->hu_nonneg) {
         double best = -1.0;
         for (size_t q = 0; q < k; q++) {
             if ((int)q == r)
                 continue;
-            double num = L->gsum[r] - L->gsum[q], den = L->ssum[r] + L->ssum[q] + 2.0 * L->csum[q];
-            double sc = num * num / (den == 0.0 ? 1.0 : den);
+            double sc = pair_score(L, r, q, cross_sum(L, idx, n, r, q));
             if (sc > best) {
+                best = sc;
+                s = (int)q;
+            }
+        }
+    } else {
+        double *ub = L->csum; /* the bounds; a class taken is set to -inf */
+        for (size_t q = 0; q < k; q++) {
+            double d0 = L->ssum[r] + L->ssum[q];
+            /* S_r + S_q = 0: the rule's 1 in place of 0 is no bound */
+            ub[q] = (int)q == r ? -HUGE_VAL : d0 == 0.0 ? HUGE_VAL : pair_score(L, r, q, 0.0);
+            if (ub[q] != ub[q]) /* NaN: no order; score every partner */
+                ub[q] = HUGE_VAL;
+        }
+        double best = -1.0;
+        for (;;) {
+            size_t q = k;
+            for (size_t c = 0; c < k; c++) /* largest bound, lowest class */
+                if (ub[c] != -HUGE_VAL && (q == k || ub[c] > ub[q]))
+                    q = c;
+            if (q == k || ub[q] < best)
+                break;
+            ub[q] = -HUGE_VAL;
+            double sc = pair_score(L, r, q, cross_sum(L, idx, n, r, q));
+            if (sc > best || (sc == best && (int)q < s)) {
                 best = sc;
                 s = (int)q;
             }
@@ -356,6 +402,14 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     switch (L->o.kind) {
     case TL_AOSO: {
         struct grow_stats gs = {1, fill_aoso, L};
+        size_t neg = 0; /* a count: the same on any number of threads */
+        (void)neg;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(L->nthreads) reduction(+ : neg) if (L->nthreads > 1 && m * k >= 65536)
+#endif
+        for (size_t q = 0; q < m * k; q++)
+            neg += !(req->Hu[q] >= 0.0);
+        L->hu_nonneg = neg == 0;
         memset(L->chosen, 0, 2 * L->o.gp.leaves);
         emit_tree(L, f, grow_tree(L->g, &L->o.gp, &gs), res->out);
         break;
