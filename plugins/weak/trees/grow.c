@@ -20,6 +20,7 @@
 #endif
 
 #define MAXBINS 256
+#define FG 2 /* features a histogram pass takes at once below the root */
 
 struct fbest {
     double gain;
@@ -90,7 +91,7 @@ struct grow *grow_new(const struct bl_train *tr, size_t max_pairs, size_t max_le
     g->st = xmalloc(m * g->s_max * sizeof *g->st);
     /* two histograms of 32-byte bins (one pair, so 64-byte aligned), or one
      * of s_max sums and a count a bin */
-    g->hstride = MAXBINS * (g->s_max == 2 ? 8 : g->s_max + 1);
+    g->hstride = MAXBINS * (g->s_max == 2 ? 8 * FG : g->s_max + 1);
     if (posix_memalign((void **)&g->hist, 64, (size_t)g->nthreads * g->hstride * sizeof *g->hist)) {
         fputs("trees: out of memory\n", stderr);
         abort();
@@ -202,6 +203,46 @@ BL_CLONES static void hist_pair_seq(double *restrict h0, double *restrict h1,
     HIST_PAIR_BODY(ROW_SEQ)
 }
 
+/* FG features at once over idx: each example's index and statistics are
+ * loaded once for all of them (the same sums, bin by bin, as one feature at
+ * a time).  h[2t], h[2t + 1]: feature t's even and odd histograms. */
+#define HIST_GROUP_BODY(ROW)                                                     \
+    v4d *H[2 * FG];                                                              \
+    const uint8_t *c[FG];                                                        \
+    for (int t = 0; t < FG; t++) {                                               \
+        H[2 * t] = (v4d *)h[2 * t];                                              \
+        H[2 * t + 1] = (v4d *)h[2 * t + 1];                                      \
+        c[t] = col[t];                                                           \
+    }                                                                            \
+    size_t j = 0;                                                                \
+    for (; j + 1 < n; j += 2) {                                                  \
+        size_t i0 = ROW(j), i1 = ROW(j + 1);                                     \
+        v4d v0 = {st[2 * j], st[2 * j + 1], 1.0, 0.0};                           \
+        v4d v1 = {st[2 * j + 2], st[2 * j + 3], 1.0, 0.0};                       \
+        for (int t = 0; t < FG; t++) {                                           \
+            H[2 * t][c[t][i0]] += v0;                                            \
+            H[2 * t + 1][c[t][i1]] += v1;                                        \
+        }                                                                        \
+    }                                                                            \
+    if (j < n) {                                                                 \
+        v4d v0 = {st[2 * j], st[2 * j + 1], 1.0, 0.0};                           \
+        for (int t = 0; t < FG; t++)                                             \
+            H[2 * t][c[t][ROW(j)]] += v0;                                        \
+    }
+
+BL_CLONES static void hist_group_seq(double *const *restrict h, const uint8_t *const *restrict col,
+                                     const double *restrict st, size_t n)
+{
+    HIST_GROUP_BODY(ROW_SEQ)
+}
+
+BL_CLONES static void hist_group_idx(double *const *restrict h, const uint8_t *const *restrict col,
+                                     const uint32_t *restrict idx, const double *restrict st,
+                                     size_t n)
+{
+    HIST_GROUP_BODY(ROW_IDX)
+}
+
 BL_CLONES static void hist_pair_idx(double *restrict h0, double *restrict h1,
                                     const uint8_t *restrict col, const uint32_t *restrict idx,
                                     const double *restrict st, size_t n)
@@ -218,8 +259,27 @@ static struct fbest scan_bins(const struct grow *g, size_t f, const double *h, s
     struct fbest best = {-HUGE_VAL, 0};
     const struct bl_quantized *Q = &g->tr->Q;
     size_t nb = Q->nbins[f];
-    memset(Ls, 0, s * sizeof *Ls);
     double left = 0.0, nd = (double)n;
+    if (s == 2) { /* one pair: split_gain with the node's own term hoisted */
+        double L0 = 0.0, L1 = 0.0, tT = term(T[0], T[1]);
+        for (size_t b = 0; b + 1 < nb; b++) {
+            const double *hb = h + w * b;
+            if (hb[2] == 0.0)
+                continue;
+            L0 += hb[0];
+            L1 += hb[1];
+            left += hb[2];
+            if (left >= nd)
+                break;
+            double gain = 0.5 * ((term(L0, L1) + term(T[0] - L0, T[1] - L1)) - tT);
+            if (gain > best.gain) {
+                best.gain = gain;
+                best.thr = Q->cut[f][b];
+            }
+        }
+        return best;
+    }
+    memset(Ls, 0, s * sizeof *Ls);
     for (size_t b = 0; b + 1 < nb; b++) {
         const double *hb = h + w * b;
         if (hb[s] == 0.0)
@@ -273,6 +333,33 @@ static struct fbest search_bins(const struct grow *g, size_t f, const uint32_t *
     return scan_bins(g, f, h, w, n, s, T, Ls);
 }
 
+/* One-pair search of features f .. f + FG - 1 (each with at least two
+ * bins) over idx, into fb[f ..]; h holds 2 FG histograms. */
+static void search_group(struct grow *g, size_t f, const uint32_t *idx, size_t n, int seq,
+                         const double *st, const double *T, double *h, double *Ls)
+{
+    const struct bl_quantized *Q = &g->tr->Q;
+    double *hb[2 * FG];
+    const uint8_t *col[FG];
+    for (size_t q = 0; q < 2 * FG; q++) {
+        hb[q] = h + 4 * MAXBINS * q;
+        memset(hb[q], 0, 4 * Q->nbins[f + q / 2] * sizeof *h);
+    }
+    for (size_t t = 0; t < FG; t++)
+        col[t] = Q->bins + (f + t) * g->m;
+    if (seq)
+        hist_group_seq(hb, col, st, n);
+    else
+        hist_group_idx(hb, col, idx, st, n);
+    for (size_t t = 0; t < FG; t++) {
+        double *h0 = hb[2 * t], *h1 = hb[2 * t + 1];
+        size_t nb = Q->nbins[f + t];
+        for (size_t q = 0; q < 4 * nb; q++)
+            h0[q] += h1[q];
+        g->fb[f + t] = scan_bins(g, f + t, h0, 4, n, 2, T, Ls);
+    }
+}
+
 /* Exact search of feature f: examples of the node in increasing value
  * (missing first), a candidate between each two distinct values, threshold
  * at the midpoint (or the lower value when the midpoint rounds up to the
@@ -324,6 +411,7 @@ static void evaluate(struct grow *g, struct gnode *nd, uint32_t id, const struct
         for (size_t j = 0; j < n; j++)
             g->where[idx[j]] = (int32_t)j;
     int seq = nd->lo == 0 && n == g->m && id == 0; /* the root: order is 0..m-1 */
+    int pairs = s == 2 && !exact; /* features FG at a time */
     int nt = g->nthreads < (int)d ? g->nthreads : (int)d;
     (void)nt;
 #ifdef _OPENMP
@@ -336,8 +424,21 @@ static void evaluate(struct grow *g, struct gnode *nd, uint32_t id, const struct
 #endif
         double *h = g->hist + (size_t)tid * g->hstride;
         double *Ls = g->lsum + (size_t)tid * (g->s_max + 1);
-        g->fb[f] = exact ? search_sorted(g, (size_t)f, n, g->st, s, Tp, Ls)
-                         : search_bins(g, (size_t)f, idx, n, seq, g->st, s, Tp, h, Ls);
+        if (pairs && f % FG)
+            continue; /* done with its group */
+        if (pairs) {
+            size_t f1 = (size_t)f + FG <= d ? (size_t)f + FG : d, ok = f1 - (size_t)f == FG;
+            for (size_t t = (size_t)f; t < f1; t++)
+                ok = ok && g->tr->Q.nbins[t] > 1;
+            if (ok)
+                search_group(g, (size_t)f, idx, n, seq, g->st, Tp, h, Ls);
+            else /* the last features, or a constant one among them */
+                for (size_t t = (size_t)f; t < f1; t++)
+                    g->fb[t] = search_bins(g, t, idx, n, seq, g->st, s, Tp, h, Ls);
+        }
+        else
+            g->fb[f] = exact ? search_sorted(g, (size_t)f, n, g->st, s, Tp, Ls)
+                             : search_bins(g, (size_t)f, idx, n, seq, g->st, s, Tp, h, Ls);
     }
     if (exact)
         for (size_t j = 0; j < n; j++)
