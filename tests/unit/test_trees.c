@@ -1076,15 +1076,26 @@ static void fit_and_check(struct cfg *c, const struct prob *P, const struct stat
 static void check_reference(const char *name, void (*vary)(struct cfg *c, int variant),
                             int nvariants, const char *lossname)
 {
-    for (int data = 0; data < 2; data++) {
-        struct prob *P = make_prob(400, 5, 4, 25, data ? 0.15 : 0.0, 100 + (uint64_t)data);
+    /* data 0: plain; 1: with missing values (exact search only); 2: six
+     * features, the fourth constant (one bin), so the histogram passes that
+     * take features two at a time meet a group they must split */
+    for (int data = 0; data < 3; data++) {
+        struct prob *P = make_prob(400, data == 2 ? 6 : 5, 4, 25, data == 1 ? 0.15 : 0.0,
+                                   100 + (uint64_t)data);
+        if (data == 2) {
+            P->nbins[3] = 1;
+            for (size_t i = 0; i < P->m; i++) {
+                P->bins[3 * P->m + i] = 0;
+                P->x[3 * P->m + i] = P->cut[3][0];
+            }
+        }
         struct lossx Lo = loss_open(lossname, 0);
         double *F = random_F(P->m, P->k, 1.5);
         struct state S = state_new(P->m, P->k);
         state_at(&S, Lo, P->y, F);
         for (int var = 0; var < nvariants; var++)
             for (int J = 8; J <= 20; J += 12)
-                for (int exact = data; exact < 2; exact++) {
+                for (int exact = data == 1; exact < 2; exact++) {
                     struct cfg c = cfg_of(name);
                     cfg_int(&c, "leaves", J);
                     cfg_choice(&c, "search", exact ? "exact" : "bins");
