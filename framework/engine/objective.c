@@ -122,14 +122,15 @@ static void project(const double *G, size_t m, size_t k, const double *s, size_t
  * additions, bit-identical results. */
 #define TBLK 4
 
-/* How many terms from j on form a block of scalar outputs (0: term j has
- * vector outputs, alone). */
-static size_t scalar_block(const bl_coefobj *o, size_t j)
+/* How many terms from j on to take one at a time: 0 when the TBLK terms
+ * from j all have scalar outputs (a block), else the scalar ones before
+ * the block breaks, or 1 for a term with vector outputs. */
+static size_t singles(const bl_coefobj *o, size_t j)
 {
     size_t b = 0;
     while (b < TBLK && j + b < o->t && o->outdim[j + b] == 1)
         b++;
-    return b;
+    return b == TBLK ? 0 : b ? b : 1;
 }
 
 /* Fw = sum_j out[j] (x) W[j], as t calls of bl_add_term would make it. */
@@ -139,11 +140,10 @@ static void scores_all(const bl_coefobj *o, const double *W)
     double *F = o->Fw;
     memset(F, 0, m * k * sizeof *F);
     for (size_t j = 0; j < o->t;) {
-        size_t b = scalar_block(o, j);
-        if (b < TBLK) { /* vector outputs, or the last few terms */
-            size_t n = b ? b : 1;
-            for (size_t q = 0; q < n; q++)
-                bl_add_term(F, m, k, o->out[j + q], o->outdim[j + q], W + (j + q) * k);
+        size_t n = singles(o, j); /* vector outputs, or the last few terms */
+        for (size_t q = 0; q < n; q++)
+            bl_add_term(F, m, k, o->out[j + q], o->outdim[j + q], W + (j + q) * k);
+        if (n) {
             j += n;
             continue;
         }
@@ -173,11 +173,10 @@ static void project_all(const bl_coefobj *o, const double *G, double *grad)
 {
     size_t m = o->m, k = o->k;
     for (size_t j = 0; j < o->t;) {
-        size_t b = scalar_block(o, j);
-        if (b < TBLK) {
-            size_t n = b ? b : 1;
-            for (size_t q = 0; q < n; q++)
-                project(G, m, k, o->out[j + q], o->outdim[j + q], grad + (j + q) * k);
+        size_t n = singles(o, j);
+        for (size_t q = 0; q < n; q++)
+            project(G, m, k, o->out[j + q], o->outdim[j + q], grad + (j + q) * k);
+        if (n) {
             j += n;
             continue;
         }

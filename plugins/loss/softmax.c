@@ -201,7 +201,7 @@ static int sm_hessian(void *self, const int *y, size_t m, size_t k, const double
     double sc = scale_of(L, m), su = sqrt(sc);
     int rank1 = form == BL_HESS_DIAG_RANK1;
     const double *P = L->P, *Q = L->Q;
-    (void)n; /* elementwise: any thread count gives the same numbers */
+    /* elementwise: any thread count gives the same numbers */
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) num_threads(L->nthreads) if (L->nthreads > 1 && n >= 65536)
 #endif

@@ -506,6 +506,20 @@ static const double *prefix_at(const struct stump *S, size_t f, int b, const dou
     return hist + (size_t)b * c;
 }
 
+/* Feature f's best stump from its histogram (ignored for a constant
+ * feature): merged into thread tid's running bests (criterion each) or
+ * into best[f]. */
+static void scan_any(struct stump *S, size_t f, double *hist, const double *T, size_t c,
+                     int crit, int tid)
+{
+    if (S->tr->Q.nbins[f] < 2)
+        S->best[f] = (struct fbest){-1.0, -1, 0, 1};
+    else if (crit == CRIT_EACH)
+        scan_each(S, f, hist, T, c, S->cb + (size_t)tid * c);
+    else
+        S->best[f] = scan_feature(S, f, hist, T, c);
+}
+
 static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit_result *res,
                      char err[BL_ERR_MAX])
 {
@@ -571,15 +585,8 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
                 scan_block_max1(S, f0, nq, hq, T[0], S->best + f0);
                 continue;
             }
-            for (size_t q = 0; q < nq; q++) {
-                size_t f = f0 + q;
-                if (Q->nbins[f] < 2)
-                    S->best[f] = (struct fbest){-1.0, -1, 0, 1};
-                else if (crit == CRIT_EACH)
-                    scan_each(S, f, hq[q], T, c, S->cb + (size_t)tid * c);
-                else
-                    S->best[f] = scan_feature(S, f, hq[q], T, c);
-            }
+            for (size_t q = 0; q < nq; q++)
+                scan_any(S, f0 + q, hq[q], T, c, crit, tid);
         }
     } else {
 #pragma omp parallel for schedule(dynamic) num_threads(S->nthreads) if (par)
@@ -591,16 +598,11 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
 #endif
             double *hist = S->hist + (size_t)tid * hstride;
             unsigned nb = Q->nbins[f];
-            if (nb < 2) {
-                S->best[f] = (struct fbest){-1.0, -1, 0, 1};
-                continue;
+            if (nb > 1) {
+                memset(hist, 0, (size_t)nb * c * sizeof *hist);
+                accumulate(Q->bins + f * m, m, G, c, hist);
             }
-            memset(hist, 0, (size_t)nb * c * sizeof *hist);
-            accumulate(Q->bins + f * m, m, G, c, hist);
-            if (crit == CRIT_EACH)
-                scan_each(S, f, hist, T, c, S->cb + (size_t)tid * c);
-            else
-                S->best[f] = scan_feature(S, f, hist, T, c);
+            scan_any(S, f, hist, T, c, crit, tid);
         }
     }
 

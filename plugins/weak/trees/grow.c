@@ -92,8 +92,8 @@ struct grow *grow_new(const struct bl_train *tr, size_t max_pairs, size_t max_le
     g->order = xmalloc(m * sizeof *g->order);
     g->tmp = xmalloc(m * sizeof *g->tmp);
     g->st = xmalloc(m * g->s_max * sizeof *g->st);
-    /* two histograms of 32-byte bins (one pair, so 64-byte aligned), or one
-     * of s_max sums and a count a bin */
+    /* one pair: 2 FG histograms of 32-byte bins (so 64-byte aligned); more
+     * pairs: one of s_max sums and a count a bin */
     g->hstride = MAXBINS * (g->s_max == 2 ? 8 * FG : g->s_max + 1);
     if (posix_memalign((void **)&g->hist, 64, (size_t)g->nthreads * g->hstride * sizeof *g->hist)) {
         fputs("trees: out of memory\n", stderr);
@@ -168,9 +168,9 @@ static inline double split_gain(const double *L, const double *T, size_t s)
 /* One-pair histograms (the AOSO, ABC, LogitBoost and MART trees): a bin is
  * (sum a, sum b, count, pad), 32 bytes, updated as one 4-wide vector add
  * (one instruction with AVX; GCC builds an AVX2 clone and picks it at load
- * time; the sums are the same lane by lane).  Two histograms, h0 for even
- * and h1 for odd examples, so that runs of one bin (a background pixel) do
- * not chain every add to the previous one; the caller adds h1 into h0.  The
+ * time; the sums are the same lane by lane).  Two histograms per feature,
+ * even and odd examples, so that runs of one bin (a background pixel) do
+ * not chain every add to the previous one; the caller adds them.  The
  * example is j itself (seq: the root, whose examples are 0 .. n-1) or
  * idx[j].  (A row-blocked copy of the bins, 8 features a block, so that a
  * small node reads only its own rows, was twice as slow on Fashion-MNIST:
@@ -186,25 +186,8 @@ typedef double v4d __attribute__((vector_size(32)));
 #define BL_CLONES
 #endif
 
-#define HIST_PAIR_BODY(ROW)                                                      \
-    v4d *H0 = (v4d *)h0, *H1 = (v4d *)h1;                                        \
-    size_t j = 0;                                                                \
-    for (; j + 1 < n; j += 2) {                                                  \
-        H0[col[ROW(j)]] += (v4d){st[2 * j], st[2 * j + 1], 1.0, 0.0};           \
-        H1[col[ROW(j + 1)]] += (v4d){st[2 * j + 2], st[2 * j + 3], 1.0, 0.0};   \
-    }                                                                            \
-    if (j < n)                                                                   \
-        H0[col[ROW(j)]] += (v4d){st[2 * j], st[2 * j + 1], 1.0, 0.0};
-
 #define ROW_SEQ(j) (j)
 #define ROW_IDX(j) idx[j]
-
-BL_CLONES static void hist_pair_seq(double *restrict h0, double *restrict h1,
-                                    const uint8_t *restrict col, const double *restrict st,
-                                    size_t n)
-{
-    HIST_PAIR_BODY(ROW_SEQ)
-}
 
 /* FG features at once over idx: each example's index and statistics are
  * loaded once for all of them (the same sums, bin by bin, as one feature at
@@ -244,13 +227,6 @@ BL_CLONES static void hist_group_idx(double *const *restrict h, const uint8_t *c
                                      size_t n)
 {
     HIST_GROUP_BODY(ROW_IDX)
-}
-
-BL_CLONES static void hist_pair_idx(double *restrict h0, double *restrict h1,
-                                    const uint8_t *restrict col, const uint32_t *restrict idx,
-                                    const double *restrict st, size_t n)
-{
-    HIST_PAIR_BODY(ROW_IDX)
 }
 
 /* Scan of feature f's histogram h (nb bins of w doubles: the s sums, then
@@ -302,60 +278,52 @@ static struct fbest scan_bins(const struct grow *g, size_t f, const double *h, s
 }
 
 /* Histogram search of feature f over the node's n examples idx (seq: they
- * are 0 .. n-1) with statistics st (n x s) and totals T; h is scratch for
- * two histograms of MAXBINS bins of max(s + 1, 4) doubles (a bin holds the
- * sums of st, then its example count), Ls s + 1 scratch. */
+ * are 0 .. n-1) with statistics st (n x s, several pairs; one pair takes
+ * search_group) and totals T; h is scratch for MAXBINS bins of s + 1
+ * doubles (the sums of st, then the example count), Ls s + 1 scratch. */
 static struct fbest search_bins(const struct grow *g, size_t f, const uint32_t *idx, size_t n,
                                 int seq, const double *st, size_t s, const double *T, double *h,
                                 double *Ls)
 {
     const struct bl_quantized *Q = &g->tr->Q;
-    size_t nb = Q->nbins[f], w = s == 2 ? 4 : s + 1;
+    size_t nb = Q->nbins[f], w = s + 1;
     if (nb < 2)
         return (struct fbest){-HUGE_VAL, 0};
     const uint8_t *col = Q->bins + f * g->m;
     memset(h, 0, nb * w * sizeof *h);
-    if (s == 2) {
-        double *h1 = h + 4 * MAXBINS;
-        memset(h1, 0, nb * 4 * sizeof *h1);
-        if (seq)
-            hist_pair_seq(h, h1, col, st, n);
-        else
-            hist_pair_idx(h, h1, col, idx, st, n);
-        for (size_t q = 0; q < 4 * nb; q++)
-            h[q] += h1[q];
-    } else {
-        for (size_t j = 0; j < n; j++) {
-            double *hb = h + w * (size_t)col[seq ? j : idx[j]];
-            const double *sj = st + s * j;
-            for (size_t q = 0; q < s; q++)
-                hb[q] += sj[q];
-            hb[s] += 1.0;
-        }
+    for (size_t j = 0; j < n; j++) {
+        double *hb = h + w * (size_t)col[seq ? j : idx[j]];
+        const double *sj = st + s * j;
+        for (size_t q = 0; q < s; q++)
+            hb[q] += sj[q];
+        hb[s] += 1.0;
     }
     return scan_bins(g, f, h, w, n, s, T, Ls);
 }
 
-/* One-pair search of features f .. f + FG - 1 over idx (seq: the root),
- * into fb[f ..]; h holds 2 FG histograms.  A constant feature (one bin)
- * gets no candidate from the scan. */
-static void search_group(struct grow *g, size_t f, const uint32_t *idx, size_t n, int seq,
-                         const double *st, const double *T, double *h, double *Ls)
+/* One-pair search of the nf <= FG features f .. f + nf - 1 over idx (seq:
+ * the root), into fb[f ..]; h holds 2 FG histograms.  Short of FG, the
+ * kernel's spare columns repeat the last feature into histograms that are
+ * not scanned.  A constant feature (one bin) gets no candidate. */
+static void search_group(struct grow *g, size_t f, size_t nf, const uint32_t *idx, size_t n,
+                         int seq, const double *st, const double *T, double *h, double *Ls)
 {
     const struct bl_quantized *Q = &g->tr->Q;
     double *hb[2 * FG];
     const uint8_t *col[FG];
-    for (size_t q = 0; q < 2 * FG; q++) {
-        hb[q] = h + 4 * MAXBINS * q;
-        memset(hb[q], 0, 4 * Q->nbins[f + q / 2] * sizeof *h);
+    for (size_t t = 0; t < FG; t++) {
+        size_t ft = f + (t < nf ? t : nf - 1);
+        col[t] = Q->bins + ft * g->m;
+        for (size_t e = 2 * t; e < 2 * t + 2; e++) {
+            hb[e] = h + 4 * MAXBINS * e;
+            memset(hb[e], 0, 4 * Q->nbins[ft] * sizeof *h);
+        }
     }
-    for (size_t t = 0; t < FG; t++)
-        col[t] = Q->bins + (f + t) * g->m;
     if (seq)
         hist_group_seq(hb, col, st, n);
     else
         hist_group_idx(hb, col, idx, st, n);
-    for (size_t t = 0; t < FG; t++) {
+    for (size_t t = 0; t < nf; t++) {
         double *h0 = hb[2 * t], *h1 = hb[2 * t + 1];
         size_t nb = Q->nbins[f + t];
         for (size_t q = 0; q < 4 * nb; q++)
@@ -415,28 +383,22 @@ static void evaluate(struct grow *g, struct gnode *nd, uint32_t id, const struct
         for (size_t j = 0; j < n; j++)
             g->where[idx[j]] = (int32_t)j;
     int seq = nd->lo == 0 && n == g->m && id == 0; /* the root: order is 0..m-1 */
-    int pairs = s == 2 && !exact; /* features FG at a time */
+    size_t step = s == 2 && !exact ? FG : 1; /* one pair: features FG at a time */
     int nt = g->nthreads < (int)d ? g->nthreads : (int)d;
     (void)nt;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1 && n >= 256)
 #endif
-    for (long f = 0; f < (long)d; f++) {
+    for (long f = 0; f < (long)d; f += (long)step) {
         int tid = 0;
 #ifdef _OPENMP
         tid = omp_get_thread_num();
 #endif
         double *h = g->hist + (size_t)tid * g->hstride;
         double *Ls = g->lsum + (size_t)tid * (g->s_max + 1);
-        if (pairs && f % FG)
-            continue; /* done with its group */
-        if (pairs) {
-            if ((size_t)f + FG <= d)
-                search_group(g, (size_t)f, idx, n, seq, g->st, Tp, h, Ls);
-            else /* the last features */
-                for (size_t t = (size_t)f; t < d; t++)
-                    g->fb[t] = search_bins(g, t, idx, n, seq, g->st, s, Tp, h, Ls);
-        }
+        if (step > 1)
+            search_group(g, (size_t)f, d - (size_t)f < FG ? d - (size_t)f : FG, idx, n, seq,
+                         g->st, Tp, h, Ls);
         else
             g->fb[f] = exact ? search_sorted(g, (size_t)f, n, g->st, s, Tp, Ls)
                              : search_bins(g, (size_t)f, idx, n, seq, g->st, s, Tp, h, Ls);

@@ -29,7 +29,7 @@ struct tl {
                               evaluated; a leaf then keeps that pair,
                               chosen from the very same examples)         */
     int cls, base;       /* CLASS / ABC: the tree being grown            */
-    double *gsum, *ssum, *csum; /* k: a node's sums for pair selection     */
+    double *gsum, *ssum, *ub; /* k: a node's sums, its partners' bounds    */
     double *out2;        /* ABC exhaustive: a candidate's outputs (m x k) */
     int nthreads;
     double *acc;         /* class_sums: 2 k per thread, 64-byte apart      */
@@ -64,7 +64,7 @@ struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthrea
     L->chosen = xcalloc(nodes, sizeof *L->chosen);
     L->gsum = xcalloc(L->k, sizeof *L->gsum);
     L->ssum = xcalloc(L->k, sizeof *L->ssum);
-    L->csum = xcalloc(L->k, sizeof *L->csum);
+    L->ub = xcalloc(L->k, sizeof *L->ub);
     return L;
 }
 
@@ -78,7 +78,7 @@ void tl_free(struct tl *L)
     free(L->chosen);
     free(L->gsum);
     free(L->ssum);
-    free(L->csum);
+    free(L->ub);
     free(L->out2);
     free(L->acc);
     free(L);
@@ -171,7 +171,8 @@ static double pair_score(const struct tl *L, int r, size_t q, double c)
  * the true one from above (floating-point sums and quotients are monotone);
  * partners are then taken in decreasing bound, C computed only until the
  * next bound falls below the best score: the same s as computing every C,
- * usually after one or two passes instead of k - 1. */
+ * usually after one or two passes instead of k - 1.  Without the bound
+ * every partner is scored, in class order. */
 static void select_pair(struct tl *L, const uint32_t *idx, size_t n, int *pr, int *ps)
 {
     size_t k = L->k;
@@ -185,25 +186,13 @@ static void select_pair(struct tl *L, const uint32_t *idx, size_t n, int *pr, in
         for (size_t q = 0; q < k; q++)
             if ((int)q != r && (s < 0 || L->gsum[q] < L->gsum[s]))
                 s = (int)q;
-    } else if (!L->hu_nonneg) {
-        double best = -1.0;
-        for (size_t q = 0; q < k; q++) {
-            if ((int)q == r)
-                continue;
-            double sc = pair_score(L, r, q, cross_sum(L, idx, n, r, q));
-            if (sc > best) {
-                best = sc;
-                s = (int)q;
-            }
-        }
     } else {
-        double *ub = L->csum; /* the bounds; a class taken is set to -inf */
+        double *ub = L->ub; /* the bounds; a class taken is set to -inf */
         for (size_t q = 0; q < k; q++) {
-            double d0 = L->ssum[r] + L->ssum[q];
-            /* S_r + S_q = 0: the rule's 1 in place of 0 is no bound */
-            ub[q] = (int)q == r ? -HUGE_VAL : d0 == 0.0 ? HUGE_VAL : pair_score(L, r, q, 0.0);
-            if (ub[q] != ub[q]) /* NaN: no order; score every partner */
-                ub[q] = HUGE_VAL;
+            double d0 = L->ssum[r] + L->ssum[q], b = pair_score(L, r, q, 0.0);
+            /* no bound (every partner scored, in class order): Hu < 0
+             * somewhere, S_r + S_q = 0 (the rule's 1 in place of 0), NaN */
+            ub[q] = (int)q == r ? -HUGE_VAL : !L->hu_nonneg || d0 == 0.0 || b != b ? HUGE_VAL : b;
         }
         double best = -1.0;
         for (;;) {
@@ -403,12 +392,13 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     case TL_AOSO: {
         struct grow_stats gs = {1, fill_aoso, L};
         size_t neg = 0; /* a count: the same on any number of threads */
-        (void)neg;
+        if (!L->o.first_order) { /* only rule (33) uses Hu */
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) num_threads(L->nthreads) reduction(+ : neg) if (L->nthreads > 1 && m * k >= 65536)
 #endif
-        for (size_t q = 0; q < m * k; q++)
-            neg += !(req->Hu[q] >= 0.0);
+            for (size_t q = 0; q < m * k; q++)
+                neg += !(req->Hu[q] >= 0.0);
+        }
         L->hu_nonneg = neg == 0;
         memset(L->chosen, 0, 2 * L->o.gp.leaves);
         emit_tree(L, f, grow_tree(L->g, &L->o.gp, &gs), res->out);
