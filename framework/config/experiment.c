@@ -756,7 +756,7 @@ static int load_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
 /* ---- data sets ------------------------------------------------------- */
 
 static const char *const data_keys = "file, format, label, classes, labels, test_file, "
-                                     "test_labels, split, test_ratio, first, per_class, drop, "
+                                     "test_labels, split, test_ratio, first, per_class, folds, drop, "
                                      "keep_classes, class_pick, repeats";
 
 static int data_path(const bl_ini *ini, const bl_ini_entry *e, char **out, bl_error *err)
@@ -804,7 +804,7 @@ static int load_data(bl_data_spec *d, const bl_ini *ini, const bl_ini_section *s
     d->name = bl_strdup(name);
     d->where = where(ini->path, s->line);
     d->split.test_ratio = 0.25;
-    int split_line = 0, have_ratio = 0, have_first = 0, have_pc = 0;
+    int split_line = 0, have_ratio = 0, have_first = 0, have_pc = 0, have_folds = 0;
     const char *split = NULL, *format = NULL;
     for (size_t j = 0; j < s->n; j++) {
         const bl_ini_entry *e = &s->e[j];
@@ -838,6 +838,11 @@ static int load_data(bl_data_spec *d, const bl_ini *ini, const bl_ini_section *s
             if (parse_int(e->value, 1, 2000000000, &n, &e2) < 0)
                 rc = bl_errf(err, "%s:%d: [%s] per_class: %s", ini->path, e->line, s->name, e2.msg);
             d->split.per_class = (size_t)n;
+        } else if (!strcmp(k, "folds")) {
+            have_folds = e->line;
+            if (parse_int(e->value, 2, 1000000, &n, &e2) < 0)
+                rc = bl_errf(err, "%s:%d: [%s] folds: %s", ini->path, e->line, s->name, e2.msg);
+            d->split.folds = (size_t)n;
         } else if (!strcmp(k, "keep_classes")) {
             if (parse_int(e->value, 2, 1000000, &n, &e2) < 0)
                 rc = bl_errf(err, "%s:%d: [%s] keep_classes: %s", ini->path, e->line, s->name,
@@ -890,8 +895,9 @@ static int load_data(bl_data_spec *d, const bl_ini *ini, const bl_ini_section *s
     else if (!strcmp(split, "first")) d->split.kind = BL_SPLIT_FIRST;
     else if (!strcmp(split, "ratio")) d->split.kind = BL_SPLIT_RATIO;
     else if (!strcmp(split, "per-class")) d->split.kind = BL_SPLIT_PER_CLASS;
+    else if (!strcmp(split, "kfold")) d->split.kind = BL_SPLIT_KFOLD;
     else
-        return bl_errf(err, "%s:%d: [%s] split: expected one of given|first|ratio|per-class, "
+        return bl_errf(err, "%s:%d: [%s] split: expected one of given|first|ratio|per-class|kfold, "
                        "got '%s'", ini->path, split_line, s->name, split);
     bl_split_kind k = d->split.kind;
     if (k == BL_SPLIT_GIVEN && !d->test_file)
@@ -909,7 +915,12 @@ static int load_data(bl_data_spec *d, const bl_ini *ini, const bl_ini_section *s
     if (have_pc && k != BL_SPLIT_PER_CLASS)
         return bl_errf(err, "%s:%d: [%s] 'per_class' only applies to split = per-class",
                        ini->path, have_pc, s->name);
-    if (have_ratio && (k == BL_SPLIT_GIVEN || k == BL_SPLIT_FIRST))
+    if (have_folds && k != BL_SPLIT_KFOLD)
+        return bl_errf(err, "%s:%d: [%s] 'folds' only applies to split = kfold", ini->path,
+                       have_folds, s->name);
+    if (k == BL_SPLIT_KFOLD && !have_folds)
+        d->split.folds = 10;
+    if (have_ratio && (k == BL_SPLIT_GIVEN || k == BL_SPLIT_FIRST || k == BL_SPLIT_KFOLD))
         return bl_errf(err, "%s:%d: [%s] 'test_ratio' only applies to split = ratio|per-class",
                        ini->path, have_ratio, s->name);
     return 0;
@@ -1282,10 +1293,9 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
 
 void bl_data_write(const bl_data_spec *d, FILE *f)
 {
-    static const char *split_names[] = {"", "given", "first", "ratio", "per-class"};
     static const char *fmt_names[] = {"", "csv", "libsvm", "idx"};
     fprintf(f, "file = %s\nformat = %s\nsplit = %s\n", d->file, fmt_names[d->format],
-            split_names[d->split.kind]);
+            bl_split_name(d->split.kind));
     if (d->test_file) fprintf(f, "test_file = %s\n", d->test_file);
     if (d->labels) fprintf(f, "labels = %s\n", d->labels);
     if (d->test_labels) fprintf(f, "test_labels = %s\n", d->test_labels);
@@ -1294,7 +1304,9 @@ void bl_data_write(const bl_data_spec *d, FILE *f)
     if (d->drop) fprintf(f, "drop = %s\n", d->drop);
     if (d->split.kind == BL_SPLIT_FIRST) fprintf(f, "first = %zu\n", d->split.first);
     if (d->split.kind == BL_SPLIT_PER_CLASS) fprintf(f, "per_class = %zu\n", d->split.per_class);
-    if (d->split.kind >= BL_SPLIT_RATIO) fprintf(f, "test_ratio = %.17g\n", d->split.test_ratio);
+    if (d->split.kind == BL_SPLIT_RATIO || d->split.kind == BL_SPLIT_PER_CLASS)
+        fprintf(f, "test_ratio = %.17g\n", d->split.test_ratio);
+    if (d->split.kind == BL_SPLIT_KFOLD) fprintf(f, "folds = %zu\n", d->split.folds);
     if (d->keep_classes)
         fprintf(f, "keep_classes = %zu\nclass_pick = %s\n", d->keep_classes,
                 d->class_pick == BL_PICK_RANDOM ? "random" : "first");

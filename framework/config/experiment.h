@@ -10,7 +10,7 @@
  *                           max_bins, threads, paper, paper_table
  *   [data NAME]             file, format, label, classes, labels,
  *                           test_file, test_labels, split, test_ratio,
- *                           first, per_class, drop, keep_classes,
+ *                           first, per_class, folds, drop, keep_classes,
  *                           class_pick, repeats
  *   [algorithm NAME]        recipe, loss, weak, solver, coding, nu,
  *                           shrinkage, eps, loss_tol, nonneg, iterations, loss.P,

@@ -15,7 +15,7 @@
 
 /* Stratified random split: mark[i] = 1 train, 2 test, 0 unused. */
 static void split_random(const bl_dataset *ds, const bl_split_spec *sp, uint64_t seed,
-                         unsigned char *mark)
+                         size_t fold, unsigned char *mark)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     /* GSL's MT seeds from 32 bits only: fold all 64 bits in first. */
@@ -35,11 +35,17 @@ static void split_random(const bl_dataset *ds, const bl_split_spec *sp, uint64_t
         rows[fill[ds->y[i]]++] = i;
     free(fill);
 
+    size_t dealt = 0; /* k-fold: rows dealt so far, over all classes */
     for (size_t c = 0; c < k; c++) {
         size_t *rc = rows + start[c], nc = start[c + 1] - start[c];
         if (nc == 0)
             continue;
         gsl_ran_shuffle(r, rc, nc, sizeof *rc);
+        if (sp->kind == BL_SPLIT_KFOLD) {
+            for (size_t j = 0; j < nc; j++, dealt++)
+                mark[rc[j]] = dealt % sp->folds == fold ? 2 : 1;
+            continue;
+        }
         size_t use = nc;
         if (sp->kind == BL_SPLIT_PER_CLASS && sp->per_class < nc)
             use = sp->per_class;
@@ -54,15 +60,22 @@ static void split_random(const bl_dataset *ds, const bl_split_spec *sp, uint64_t
     gsl_rng_free(r);
 }
 
-int bl_split(const bl_dataset *ds, const bl_split_spec *sp, uint64_t seed, size_t **train,
-             size_t *ntrain, size_t **test, size_t *ntest, bl_error *err)
+const char *bl_split_name(bl_split_kind kind)
+{
+    static const char *const names[] = {"?", "given", "first", "ratio", "per-class", "kfold"};
+    return (unsigned)kind < sizeof names / sizeof *names ? names[kind] : "?";
+}
+
+int bl_split(const bl_dataset *ds, const bl_split_spec *sp, uint64_t seed, size_t fold,
+             size_t **train, size_t *ntrain, size_t **test, size_t *ntest, bl_error *err)
 {
     *train = *test = NULL;
     *ntrain = *ntest = 0;
     size_t m = ds->m;
     if (m == 0)
         return bl_errf(err, "split: the data set has no rows");
-    int random = sp->kind == BL_SPLIT_RATIO || sp->kind == BL_SPLIT_PER_CLASS;
+    int random = sp->kind == BL_SPLIT_RATIO || sp->kind == BL_SPLIT_PER_CLASS ||
+                 sp->kind == BL_SPLIT_KFOLD;
     switch (sp->kind) {
     case BL_SPLIT_GIVEN:
         break;
@@ -73,6 +86,16 @@ int bl_split(const bl_dataset *ds, const bl_split_spec *sp, uint64_t seed, size_
             return bl_errf(err, "split: first = %zu leaves the test part empty (the data set "
                            "has %zu rows; first must be below that)", sp->first, m);
         break;
+    case BL_SPLIT_KFOLD:
+        if (sp->folds < 2)
+            return bl_errf(err, "split: folds must be at least 2, got %zu", sp->folds);
+        if (fold >= sp->folds)
+            return bl_errf(err, "split: fold %zu of %zu does not exist (folds are 0..%zu)", fold,
+                           sp->folds, sp->folds - 1);
+        if (m < sp->folds)
+            return bl_errf(err, "split: %zu folds need at least %zu rows, the data set has %zu",
+                           sp->folds, sp->folds, m);
+        break;
     case BL_SPLIT_PER_CLASS:
         if (sp->per_class == 0)
             return bl_errf(err, "split: per_class must be at least 1, got 0");
@@ -80,14 +103,15 @@ int bl_split(const bl_dataset *ds, const bl_split_spec *sp, uint64_t seed, size_
     case BL_SPLIT_RATIO:
         if (!(sp->test_ratio > 0.0 && sp->test_ratio < 1.0))
             return bl_errf(err, "split: test_ratio must be in (0, 1), got %g", sp->test_ratio);
-        for (size_t i = 0; i < m; i++)
-            if (ds->y[i] < 0 || (size_t)ds->y[i] >= ds->k)
-                return bl_errf(err, "split: row %zu has label %d outside 0..%zu", i, ds->y[i],
-                               ds->k ? ds->k - 1 : 0);
         break;
     default:
         return bl_errf(err, "split: unknown split kind %d", (int)sp->kind);
     }
+    if (random)
+        for (size_t i = 0; i < m; i++)
+            if (ds->y[i] < 0 || (size_t)ds->y[i] >= ds->k)
+                return bl_errf(err, "split: row %zu has label %d outside 0..%zu", i, ds->y[i],
+                               ds->k ? ds->k - 1 : 0);
 
     unsigned char *mark = bl_xmalloc(m);
     if (sp->kind == BL_SPLIT_GIVEN)
@@ -97,7 +121,7 @@ int bl_split(const bl_dataset *ds, const bl_split_spec *sp, uint64_t seed, size_
             mark[i] = i < sp->first ? 1 : 2;
     else {
         memset(mark, 0, m);
-        split_random(ds, sp, seed, mark);
+        split_random(ds, sp, seed, fold, mark);
     }
     size_t ntr = 0, nte = 0;
     for (size_t i = 0; i < m; i++) {

@@ -139,10 +139,9 @@ static int check_classes(const bl_dataset *train, const bl_data_spec *ds, int re
     free(count);
     if (missing == train->k)
         return 0;
-    static const char *split_names[] = {"", "given", "first", "ratio", "per-class"};
     return bl_errf(err, "%s: data %s, repeat %d: class '%s' has no example in the training part "
                    "(split = %s): every class needs training examples", ds->where, ds->name, rep,
-                   train->class_names[missing], split_names[ds->split.kind]);
+                   train->class_names[missing], bl_split_name(ds->split.kind));
 }
 
 /* The classes a repeat keeps: the first K, or K drawn for this repeat
@@ -182,7 +181,11 @@ static int prepare(const bl_experiment *ex, bl_job_cache *c, size_t d, int rep, 
     if (c->sd == (long)d && c->srep == rep)
         return 0;
     drop_repeat(c);
-    uint64_t seed = bl_job_split_seed(ex, d, rep);
+    /* k-fold: repeats 0..k-1 are the folds of one partition (one seed, also
+     * for a random class pick), k..2k-1 those of the next */
+    int kfold = ds->split.kind == BL_SPLIT_KFOLD;
+    size_t fold = kfold ? (size_t)rep % ds->split.folds : 0;
+    uint64_t seed = bl_job_split_seed(ex, d, kfold ? (int)((size_t)rep / ds->split.folds) : rep);
     bl_dataset sub_all, sub_test;
     memset(&sub_all, 0, sizeof sub_all);
     memset(&sub_test, 0, sizeof sub_test);
@@ -202,7 +205,7 @@ static int prepare(const bl_experiment *ex, bl_job_cache *c, size_t d, int rep, 
     }
     size_t *tri = NULL, *tei = NULL, ntr = 0, nte = 0;
     if (rc == 0)
-        rc = bl_split(all, &ds->split, seed, &tri, &ntr, &tei, &nte, err);
+        rc = bl_split(all, &ds->split, seed, fold, &tri, &ntr, &tei, &nte, err);
     if (rc == 0)
         rc = bl_dataset_subset(all, tri, ntr, &c->train, err);
     if (rc == 0 && ds->split.kind == BL_SPLIT_GIVEN) {

@@ -160,6 +160,24 @@ expect_fail 1 "--data 'nosuch' names none of the experiment's data sets" -- \
   "$BL" run --data nosuch --output "$TMP/none" "$TMP/grid.ini"
 [[ ! -e $TMP/none ]] || fail "a filter that names nothing created the output folder"
 
+# k-fold: repeats 0..2 are the 3 folds of one partition (150 iris rows: 50
+# test rows each, each row tested once), repeats 3..5 those of another
+iris_ini 6 3 >"$TMP/kfold.ini" <<INI
+split = kfold
+folds = 3
+[algorithm exp]
+recipe = mcboost-exp
+INI
+"$BL" run --quiet --output "$TMP/kf" "$TMP/kfold.ini" >/dev/null 2>"$TMP/ekf" || fail "kfold: $(cat "$TMP/ekf")"
+"$BL" results --format csv "$TMP/kf" >"$TMP/kf.csv" || fail "kfold results"
+python3 - "$TMP/kf.csv" <<'PY' || fail "kfold runs are wrong"
+import csv, sys
+rows = sorted(csv.DictReader(open(sys.argv[1])), key=lambda r: int(r["rep"]))
+assert len(rows) == 6, len(rows)
+assert all(r["m_test"] == "50" and r["m_train"] == "100" for r in rows), rows
+PY
+grep -q '^folds = 3$' "$TMP/kf/experiment.ini" || fail "experiment.ini lacks folds = 3"
+
 # bad sweeps are refused with file and line
 printf '[data iris]\nfile = %s/data/iris.csv\n[algorithm a]\nrecipe = mcboost-exp\nnu = {1e-3,\n' "$SRC" >"$TMP/bad.ini"
 expect_fail 1 "bad.ini:5: \[algorithm a\] nu: .*missing '}'" -- "$BL" run --check "$TMP/bad.ini"

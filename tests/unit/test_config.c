@@ -114,7 +114,10 @@ Test(config, missing_plugin_in_algorithm) { refused(VALID_DATA "[algorithm a]\nl
 Test(config, unknown_recipe) { refused(VALID_DATA "[algorithm a]\nrecipe = nosuch\n", 4, "no recipe named 'nosuch'"); }
 Test(config, split_needs_its_key) { refused("[data tiny]\nfile = tiny.csv\nsplit = first\n" VALID_ALGO, 1, "needs 'first = N'"); }
 Test(config, key_of_other_split) { refused("[data tiny]\nfile = tiny.csv\nper_class = 5\n" VALID_ALGO, 3, "only applies to split = per-class"); }
-Test(config, bad_split_name) { refused("[data tiny]\nfile = tiny.csv\nsplit = random\n" VALID_ALGO, 3, "given|first|ratio|per-class"); }
+Test(config, bad_split_name) { refused("[data tiny]\nfile = tiny.csv\nsplit = random\n" VALID_ALGO, 3, "given|first|ratio|per-class|kfold"); }
+Test(config, folds_only_with_kfold) { refused("[data tiny]\nfile = tiny.csv\nfolds = 5\n" VALID_ALGO, 3, "'folds' only applies to split = kfold"); }
+Test(config, kfold_refuses_test_ratio) { refused("[data tiny]\nfile = tiny.csv\nsplit = kfold\ntest_ratio = 0.2\n" VALID_ALGO, 4, "'test_ratio' only applies"); }
+Test(config, folds_range) { refused("[data tiny]\nfile = tiny.csv\nsplit = kfold\nfolds = 1\n" VALID_ALGO, 4, "folds:"); }
 Test(config, bad_section_name) { refused("[data a/b]\nfile = tiny.csv\n" VALID_ALGO, 1, "not a valid name"); }
 
 Test(config, needs_data_and_algorithm)

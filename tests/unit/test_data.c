@@ -916,7 +916,7 @@ typedef struct parts {
 
 static int do_split(const bl_dataset *d, bl_split_spec sp, uint64_t seed, parts *p)
 {
-    return bl_split(d, &sp, seed, &p->tr, &p->ntr, &p->te, &p->nte, &err);
+    return bl_split(d, &sp, seed, 0, &p->tr, &p->ntr, &p->te, &p->nte, &err);
 }
 
 static void free_parts(parts *p)
@@ -1050,6 +1050,48 @@ Test(split, first_and_given)
         cr_assert_null(p_.te);                                                         \
     } while (0)
 
+/* The k folds of one seed: each a stratified test part, disjoint, covering
+ * every row once; fold sizes within one of each other; per class within one
+ * of n_c / k; another seed deals differently. */
+Test(split, kfold_partition)
+{
+    const size_t sizes[] = {53, 31, 17, 3};
+    enum { K = 10 };
+    bl_dataset d;
+    make_labels(&d, sizes, 4);
+    bl_split_spec sp = {.kind = BL_SPLIT_KFOLD, .folds = K};
+    unsigned char *tested = calloc(d.m, 1);
+    size_t lo = d.m, hi = 0;
+    for (size_t f = 0; f < K; f++) {
+        parts p;
+        cr_assert_eq(bl_split(&d, &sp, 11, f, &p.tr, &p.ntr, &p.te, &p.nte, &err), 0, "%s",
+                     err.msg);
+        size_t ctr[4], cte[4];
+        check_parts(&d, &p, ctr, cte);
+        cr_assert_eq(p.ntr + p.nte, d.m, "fold %zu: every row in one part", f);
+        for (size_t j = 0; j < p.nte; j++)
+            tested[p.te[j]]++;
+        for (size_t c = 0; c < 4; c++)
+            cr_assert(cte[c] * K <= sizes[c] + K && cte[c] * K + K >= sizes[c],
+                      "fold %zu, class %zu: %zu test rows of %zu", f, c, cte[c], sizes[c]);
+        lo = p.nte < lo ? p.nte : lo;
+        hi = p.nte > hi ? p.nte : hi;
+        if (f == 0) {
+            parts q;
+            cr_assert_eq(bl_split(&d, &sp, 12, 0, &q.tr, &q.ntr, &q.te, &q.nte, &err), 0);
+            cr_assert(q.nte != p.nte || memcmp(q.te, p.te, p.nte * sizeof *p.te),
+                      "seeds 11 and 12 give the same fold");
+            free_parts(&q);
+        }
+        free_parts(&p);
+    }
+    for (size_t i = 0; i < d.m; i++)
+        cr_assert_eq(tested[i], 1, "row %zu tested %d times over the folds", i, tested[i]);
+    cr_assert(hi - lo <= 1, "fold sizes %zu to %zu", lo, hi);
+    free(tested);
+    bl_dataset_free(&d);
+}
+
 Test(split, errors)
 {
     const size_t sizes[] = {6, 4};
@@ -1069,6 +1111,17 @@ Test(split, errors)
     ASSERT_MSG("test part is empty");
     SPLIT_BAD(&d, .kind = BL_SPLIT_PER_CLASS, .per_class = 0, .test_ratio = 0.5);
     ASSERT_MSG("per_class must be at least 1");
+    SPLIT_BAD(&d, .kind = BL_SPLIT_KFOLD, .folds = 1);
+    ASSERT_MSG("folds must be at least 2, got 1");
+    SPLIT_BAD(&d, .kind = BL_SPLIT_KFOLD, .folds = 11);
+    ASSERT_MSG("11 folds need at least 11 rows", "has 10");
+    {
+        parts pf = {0};
+        bl_split_spec five = {.kind = BL_SPLIT_KFOLD, .folds = 5};
+        cr_assert_eq(bl_split(&d, &five, 1, 5, &pf.tr, &pf.ntr, &pf.te, &pf.nte, &err), -1);
+        cr_assert_null(pf.tr);
+        ASSERT_MSG("fold 5 of 5 does not exist");
+    }
     SPLIT_BAD(&d, .kind = 99);
     ASSERT_MSG("unknown split kind 99");
     bl_dataset_free(&d);
