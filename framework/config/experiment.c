@@ -121,7 +121,8 @@ static char *variant_sweep(const char *name)
 static const char *const algo_keys =
     "recipe, loss, weak, solver, coding, nu, shrinkage, eps, loss_tol, nonneg, iterations, loss.*, "
     "weak.*, solver.*, coding.*, cv.*, cv_folds, cv_iterations, skip_data, task, task.*, method, "
-    "formulation, C, eps_cp, eps_cg, columns, nonneg_views, projection, projection.*, project, rel_tol, "
+    "formulation, C, eps_cp, eps_cg, columns, nonneg_views, projection, projection.*, project, "
+    "project_scale, rel_tol, "
     "scheme, kernel, gamma, scale";
 
 const char *const bl_method_names[5] = {"boost", "structboost", "ssvm", "ova-svm", "svm"};
@@ -236,6 +237,15 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
         else
             return bl_errf(err, "expected inputs (RBoost-rank) or outputs (RBoost-proj), got '%s'",
                            value);
+        return 0;
+    }
+    if (!strcmp(key, "project_scale")) {
+        if (!strcmp(value, "zscore"))
+            a->project_raw = 0;
+        else if (!strcmp(value, "none"))
+            a->project_raw = 1;
+        else
+            return bl_errf(err, "expected zscore or none, got '%s'", value);
         return 0;
     }
     if (!strcmp(key, "nonneg")) {
@@ -475,10 +485,23 @@ static int check_structured(const bl_algo_spec *a, const bl_ini *ini, const bl_i
     return 0;
 }
 
+/* Line of key in section s, else the section's own line. */
+static int key_line(const bl_ini_section *s, const char *key)
+{
+    for (size_t j = 0; j < s->n; j++)
+        if (!strcmp(s->e[j].key, key))
+            return s->e[j].line;
+    return s->line;
+}
+
 /* RandomBoost's two projections (projection.h) and what each needs. */
 static int check_projection(const bl_algo_spec *a, const bl_ini *ini, const bl_ini_section *s,
                             bl_error *err)
 {
+    if (a->project_raw && a->project != BL_PROJECT_INPUTS)
+        return bl_errf(err, "%s:%d: [%s] project_scale applies to projected inputs only "
+                       "(project = inputs, RBoost-rank)", ini->path, key_line(s, "project_scale"),
+                       s->name);
     if (!a->projection.plugin)
         return bl_errf(err, "%s:%d: [%s] project = %s needs a projection plugin: set "
                        "'projection = NAME' (e.g. gaussian)", ini->path, s->line, s->name,
@@ -518,14 +541,6 @@ static int svm_key_line(const bl_ini_section *s, const char **key)
     return 0;
 }
 
-/* Line of key in section s, else the section's own line. */
-static int key_line(const bl_ini_section *s, const char *key)
-{
-    for (size_t j = 0; j < s->n; j++)
-        if (!strcmp(s->e[j].key, key))
-            return s->e[j].line;
-    return s->line;
-}
 
 /* method = svm (baselines/mcsvm.h): plain multi-class data, no task and
  * no boosting plugins; a coding only for ECOC, and only a fixed code the
@@ -633,7 +648,7 @@ static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini
                            "%s has none (softmax and klogit have it)", ini->path, s->line,
                            s->name, a->weak.plugin->name, a->loss.plugin->name);
     }
-    if (a->projection.plugin || a->project)
+    if (a->projection.plugin || a->project || a->project_raw)
         return check_projection(a, ini, s, err);
     return 0;
 }
@@ -1280,6 +1295,8 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
     if (a->projection.plugin) {
         write_params(f, "projection", &a->projection);
         fprintf(f, "project = %s\n", a->project == BL_PROJECT_OUTPUTS ? "outputs" : "inputs");
+        if (a->project_raw) /* only when set: the default keeps older runs' keys */
+            fprintf(f, "project_scale = none\n");
     }
     if (a->iterations)
         fprintf(f, "iterations = %d\n", a->iterations);

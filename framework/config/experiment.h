@@ -18,7 +18,7 @@
  *                           cv_folds, cv_iterations, skip_data,
  *                           task, task.P, method, formulation, C, eps_cp,
  *                           eps_cg, columns, nonneg_views, projection, projection.P, project,
- *                           rel_tol, scheme, kernel, gamma, scale
+ *                           rel_tol, project_scale, scheme, kernel, gamma, scale
  *
  * A recipe file configs/NAME.ini holds one [recipe] section with the
  * algorithm keys (but not `recipe`) plus `doc`.
@@ -80,6 +80,8 @@ typedef struct bl_algo_spec {
      * project is BL_PROJECT_INPUTS or BL_PROJECT_OUTPUTS then. */
     bl_paramset projection;
     int project;
+    int project_raw;            /* project_scale = none: project the inputs
+                                   as they are, not their z-scores        */
     double rel_tol;             /* stop once the objective's relative
                                    decrease is below this; negative (the
                                    default) = never                       */

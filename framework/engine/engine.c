@@ -624,7 +624,8 @@ static int proj_init(run *r, const bl_algo_spec *a, const bl_boost_cfg *cfg,
     r->zd.y = bl_xmalloc(mk * sizeof *r->zd.y);
     for (size_t q = 0; q < mk; q++)
         r->zd.y[q] = (int)(q % k) == tr->y[q / k];
-    bl_proj_standardize(&r->proj, &tr->X);
+    if (!a->project_raw)
+        bl_proj_standardize(&r->proj, &tr->X);
     r->zd.x = bl_proj_inputs(&r->proj, &tr->X);
     if (bl_quantize(&r->zd, cfg->max_bins ? cfg->max_bins : 256, &r->zq, err) < 0)
         return bl_errprefix(err, "projected inputs");
@@ -635,7 +636,8 @@ static int proj_init(run *r, const bl_algo_spec *a, const bl_boost_cfg *cfg,
     }
     if (bl_model_set_proj(mo, &a->projection, r->proj.seed, err) < 0)
         return -1;
-    bl_proj_set_scale(mo->proj, r->proj.d, r->proj.mu, r->proj.sd);
+    if (r->proj.mu)
+        bl_proj_set_scale(mo->proj, r->proj.d, r->proj.mu, r->proj.sd);
     return 0;
 }
 

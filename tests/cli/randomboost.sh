@@ -38,6 +38,15 @@ grep -qE "error [0-9.]+%" "$TMP/e" || fail "predict reported no error: $(cat "$T
 err=$(grep -oE "error [0-9.]+%" "$TMP/e" | grep -oE "[0-9.]+")
 python3 -c "import sys; sys.exit(0 if float('$err') < 10 else 1)" \
   || fail "training-set error $err% after 20 RBoost-rank iterations on wine"
+# project_scale = none projects the raw inputs: no standardisation in the
+# model, and (wine's features span 0.1 to 1680) other predictions
+"$BL" train --quiet -d "$SRC/data/wine.csv" -r rboost-rank -s projection.n=50 -i 20 \
+  -s project_scale=none -m "$TMP/raw.model" 2>"$TMP/e" || fail "train raw: $(cat "$TMP/e")"
+grep -q "^projection-scale" "$TMP/raw.model" && fail "project_scale = none kept a standardisation"
+grep -q "project_scale = none" "$TMP/raw.model" || fail "the raw model does not say project_scale"
+"$BL" predict -m "$TMP/raw.model" -d "$SRC/data/wine.csv" -o "$TMP/pred-raw" 2>"$TMP/e" \
+  || fail "predict raw: $(cat "$TMP/e")"
+cmp -s "$TMP/pred" "$TMP/pred-raw" && fail "raw and standardised inputs predict alike"
 # an edited projection is caught by the checksum; a well-formed file naming
 # a projection plugin that is not there names the plugin and the line
 sed 's/^projection.n 50$/projection.n 51/' "$TMP/rank.model" >"$TMP/edited.model"
