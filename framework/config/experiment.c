@@ -129,7 +129,7 @@ const char *const bl_method_names[5] = {"boost", "structboost", "ssvm", "ova-svm
 
 static const char *const svm_scheme_names[] = {"ovo", "ova", "ecoc", "cs"};
 static const char *const svm_kernel_names[] = {"linear", "perceptron", "rbf"};
-static const char *const svm_scale_names[] = {"minmax", "zscore", "none"};
+static const char *const svm_scale_names[] = {"minmax", "zscore", "none"}; /* BL_SCALE_* */
 /* StructBoost's choices, each stored as its index (an int flag) */
 static const char *const formulation_names[] = {"1-slack", "m-slack"};
 static const char *const columns_names[] = {"best", "per-view"};
@@ -239,15 +239,8 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
                            value);
         return 0;
     }
-    if (!strcmp(key, "project_scale")) {
-        if (!strcmp(value, "zscore"))
-            a->project_raw = 0;
-        else if (!strcmp(value, "none"))
-            a->project_raw = 1;
-        else
-            return bl_errf(err, "expected zscore or none, got '%s'", value);
-        return 0;
-    }
+    if (!strcmp(key, "project_scale"))
+        return parse_choice(value, svm_scale_names, 3, &a->project_scale, err);
     if (!strcmp(key, "nonneg")) {
         if (!strcmp(value, "true"))
             a->nonneg = 1;
@@ -338,6 +331,7 @@ void bl_algo_init(bl_algo_spec *a)
     a->shrinkage = 1.0;
     a->loss_tol = -1.0;
     a->rel_tol = -1.0;
+    a->project_scale = BL_SCALE_ZSCORE;
     a->nonneg = 1;
     a->C = 100.0;
     a->eps_cp = 0.01;
@@ -498,7 +492,7 @@ static int key_line(const bl_ini_section *s, const char *key)
 static int check_projection(const bl_algo_spec *a, const bl_ini *ini, const bl_ini_section *s,
                             bl_error *err)
 {
-    if (a->project_raw && a->project != BL_PROJECT_INPUTS)
+    if (a->project_scale != BL_SCALE_ZSCORE && a->project != BL_PROJECT_INPUTS)
         return bl_errf(err, "%s:%d: [%s] project_scale applies to projected inputs only "
                        "(project = inputs, RBoost-rank)", ini->path, key_line(s, "project_scale"),
                        s->name);
@@ -648,7 +642,7 @@ static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini
                            "%s has none (softmax and klogit have it)", ini->path, s->line,
                            s->name, a->weak.plugin->name, a->loss.plugin->name);
     }
-    if (a->projection.plugin || a->project || a->project_raw)
+    if (a->projection.plugin || a->project || a->project_scale != BL_SCALE_ZSCORE)
         return check_projection(a, ini, s, err);
     return 0;
 }
@@ -1295,8 +1289,8 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
     if (a->projection.plugin) {
         write_params(f, "projection", &a->projection);
         fprintf(f, "project = %s\n", a->project == BL_PROJECT_OUTPUTS ? "outputs" : "inputs");
-        if (a->project_raw) /* only when set: the default keeps older runs' keys */
-            fprintf(f, "project_scale = none\n");
+        if (a->project_scale != BL_SCALE_ZSCORE) /* the default keeps older runs' keys */
+            fprintf(f, "project_scale = %s\n", svm_scale_names[a->project_scale]);
     }
     if (a->iterations)
         fprintf(f, "iterations = %d\n", a->iterations);

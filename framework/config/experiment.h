@@ -80,8 +80,8 @@ typedef struct bl_algo_spec {
      * project is BL_PROJECT_INPUTS or BL_PROJECT_OUTPUTS then. */
     bl_paramset projection;
     int project;
-    int project_raw;            /* project_scale = none: project the inputs
-                                   as they are, not their z-scores        */
+    int project_scale;          /* inputs before projecting: BL_SCALE_*
+                                   (default zscore)                       */
     double rel_tol;             /* stop once the objective's relative
                                    decrease is below this; negative (the
                                    default) = never                       */

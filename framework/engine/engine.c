@@ -624,8 +624,8 @@ static int proj_init(run *r, const bl_algo_spec *a, const bl_boost_cfg *cfg,
     r->zd.y = bl_xmalloc(mk * sizeof *r->zd.y);
     for (size_t q = 0; q < mk; q++)
         r->zd.y[q] = (int)(q % k) == tr->y[q / k];
-    if (!a->project_raw)
-        bl_proj_standardize(&r->proj, &tr->X);
+    if (a->project_scale != BL_SCALE_NONE)
+        bl_proj_standardize(&r->proj, &tr->X, a->project_scale == BL_SCALE_MINMAX);
     r->zd.x = bl_proj_inputs(&r->proj, &tr->X);
     if (bl_quantize(&r->zd, cfg->max_bins ? cfg->max_bins : 256, &r->zq, err) < 0)
         return bl_errprefix(err, "projected inputs");

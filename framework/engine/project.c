@@ -49,7 +49,7 @@ void bl_proj_set_scale(bl_proj *p, size_t d, const double *mu, const double *sd)
     memcpy(p->sd, sd, d * sizeof *sd);
 }
 
-void bl_proj_standardize(bl_proj *p, const struct bl_matrix *X)
+void bl_proj_standardize(bl_proj *p, const struct bl_matrix *X, int minmax)
 {
     size_t m = X->m, d = X->d;
     double *mu = bl_xcalloc(d ? d : 1, sizeof *mu), *sd = bl_xcalloc(d ? d : 1, sizeof *sd);
@@ -62,6 +62,17 @@ void bl_proj_standardize(bl_proj *p, const struct bl_matrix *X)
                 s += x[i];
                 n++;
             }
+        if (minmax) {
+            double lo = HUGE_VAL, hi = -HUGE_VAL;
+            for (size_t i = 0; i < m; i++)
+                if (x[i] == x[i]) {
+                    lo = x[i] < lo ? x[i] : lo;
+                    hi = x[i] > hi ? x[i] : hi;
+                }
+            mu[f] = n ? lo / 2 + hi / 2 : 0;
+            sd[f] = n && hi > lo ? hi / 2 - lo / 2 : 1.0;
+            continue;
+        }
         mu[f] = n ? s / (double)n : 0;
         for (size_t i = 0; i < m; i++)
             if (x[i] == x[i])

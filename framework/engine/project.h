@@ -40,9 +40,11 @@ typedef struct bl_proj {
 /* Open the projection of ps for k classes; 0, or -1 with err set. */
 int bl_proj_open(bl_proj *p, const bl_paramset *ps, size_t k, uint64_t seed, bl_error *err);
 void bl_proj_close(bl_proj *p);
-/* Fit the standardisation to X (feature-major): mean and standard
- * deviation per feature over its non-missing values (1 where constant). */
-void bl_proj_standardize(bl_proj *p, const struct bl_matrix *X);
+/* Fit the scaling x' = (x - mu) / sd to X (feature-major), per feature over
+ * its non-missing values: the mean and standard deviation, or with minmax
+ * the midpoint and half-range of the values (onto [-1, 1], as LIBSVM's
+ * svm-scale); sd = 1 for a constant feature. */
+void bl_proj_standardize(bl_proj *p, const struct bl_matrix *X, int minmax);
 /* Set it from saved values (d each, copied). */
 void bl_proj_set_scale(bl_proj *p, size_t d, const double *mu, const double *sd);
 /* The m k projected points of X, feature-major (n features): point i*k + c

@@ -47,6 +47,23 @@ grep -q "project_scale = none" "$TMP/raw.model" || fail "the raw model does not 
 "$BL" predict -m "$TMP/raw.model" -d "$SRC/data/wine.csv" -o "$TMP/pred-raw" 2>"$TMP/e" \
   || fail "predict raw: $(cat "$TMP/e")"
 cmp -s "$TMP/pred" "$TMP/pred-raw" && fail "raw and standardised inputs predict alike"
+# project_scale = minmax keeps each feature's midpoint and half-range
+"$BL" train --quiet -d "$SRC/data/wine.csv" -r rboost-rank -s projection.n=50 -i 5 \
+  -s project_scale=minmax -m "$TMP/mm.model" 2>"$TMP/e" || fail "train minmax: $(cat "$TMP/e")"
+python3 - "$SRC/data/wine.csv" "$TMP/mm.model" <<'PY' || fail "minmax scaling is not midpoint / half-range"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+lab = rows[0].index("label") if "label" in rows[0] else 0
+cols = [j for j in range(len(rows[0])) if j != lab]
+line = next(l for l in open(sys.argv[2]) if l.startswith("projection-scale "))
+v = [float(t) for t in line.split()[2:]]
+assert len(v) == 2 * len(cols), len(v)
+for q, j in enumerate(cols):
+    x = [float(r[j]) for r in rows[1:]]
+    lo, hi = min(x), max(x)
+    assert abs(v[2 * q] - (lo + hi) / 2) < 1e-6 * (1 + abs(hi)), (j, v[2 * q], lo, hi)
+    assert abs(v[2 * q + 1] - (hi - lo) / 2) < 1e-6 * (1 + abs(hi)), (j, v[2 * q + 1], lo, hi)
+PY
 # an edited projection is caught by the checksum; a well-formed file naming
 # a projection plugin that is not there names the plugin and the line
 sed 's/^projection.n 50$/projection.n 51/' "$TMP/rank.model" >"$TMP/edited.model"

@@ -116,7 +116,7 @@ Test(config, split_needs_its_key) { refused("[data tiny]\nfile = tiny.csv\nsplit
 Test(config, key_of_other_split) { refused("[data tiny]\nfile = tiny.csv\nper_class = 5\n" VALID_ALGO, 3, "only applies to split = per-class"); }
 Test(config, bad_split_name) { refused("[data tiny]\nfile = tiny.csv\nsplit = random\n" VALID_ALGO, 3, "given|first|ratio|per-class|kfold"); }
 Test(config, project_scale_needs_inputs) { refused(VALID_DATA "[algorithm a]\nrecipe = rboost-proj\nproject_scale = none\n", 5, "project_scale applies to projected inputs only"); }
-Test(config, project_scale_choice) { refused(VALID_DATA "[algorithm a]\nrecipe = rboost-rank\nproject_scale = raw\n", 5, "expected zscore or none"); }
+Test(config, project_scale_choice) { refused(VALID_DATA "[algorithm a]\nrecipe = rboost-rank\nproject_scale = raw\n", 5, "expected minmax, zscore or none"); }
 Test(config, folds_only_with_kfold) { refused("[data tiny]\nfile = tiny.csv\nfolds = 5\n" VALID_ALGO, 3, "'folds' only applies to split = kfold"); }
 Test(config, kfold_refuses_test_ratio) { refused("[data tiny]\nfile = tiny.csv\nsplit = kfold\ntest_ratio = 0.2\n" VALID_ALGO, 4, "'test_ratio' only applies"); }
 Test(config, folds_range) { refused("[data tiny]\nfile = tiny.csv\nsplit = kfold\nfolds = 1\n" VALID_ALGO, 4, "folds:"); }
