@@ -12,7 +12,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 TOP=$PWD
-scripts/install-deps.sh || exit 1
+scripts/install-deps.sh --bench || exit 1  # --bench: tests/cli/bench_suite.sh runs the peers
 scripts/build.sh || exit 1
 make -j"$(nproc)" check
 status=$?
