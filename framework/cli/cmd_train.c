@@ -115,6 +115,9 @@ int cmd_train(int argc, char **argv)
         if (rc < 0)
             bl_errprefix(&err, "--set %s", sets[j]);
     }
+    const char *key;
+    if (rc == 0 && (rc = bl_algo_check_projection(&algo, &key, &err)) < 0)
+        bl_errprefix(&err, "recipe %s with its --set values", recipe);
     /* the structured methods and method svm keep no model to save */
     if (rc == 0 && algo.method != BL_METHOD_BOOST)
         rc = bl_errf(&err, "recipe %s is method %s, whose models are not saved: run it from an "

@@ -488,37 +488,50 @@ static int key_line(const bl_ini_section *s, const char *key)
     return s->line;
 }
 
-/* RandomBoost's two projections (projection.h) and what each needs. */
+int bl_algo_check_projection(const bl_algo_spec *a, const char **key, bl_error *err)
+{
+    *key = NULL;
+    if (a->project_scale != BL_SCALE_ZSCORE && a->project != BL_PROJECT_INPUTS) {
+        *key = "project_scale";
+        return bl_errf(err, "project_scale applies to projected inputs only (project = inputs, "
+                       "RBoost-rank)");
+    }
+    if (!a->projection.plugin && !a->project)
+        return 0; /* nothing projected */
+    if (!a->projection.plugin)
+        return bl_errf(err, "project = %s needs a projection plugin: set 'projection = NAME' "
+                       "(e.g. gaussian)", a->project == BL_PROJECT_OUTPUTS ? "outputs" : "inputs");
+    if (!a->project)
+        return bl_errf(err, "projection %s: say what it projects: 'project = inputs' "
+                       "(RBoost-rank) or 'project = outputs' (RBoost-proj)",
+                       a->projection.plugin->name);
+    if (a->coding.plugin)
+        return bl_errf(err, "a projection replaces the output coding (coding %s): use one or the "
+                       "other", a->coding.plugin->name);
+    if (hessian_needs(a->weak.plugin))
+        return bl_errf(err, "weak learner %s needs the loss's Hessian, which the engine does not "
+                       "give with a projection", a->weak.plugin->name);
+    const struct bl_solver_ops *so = a->solver.plugin ? a->solver.plugin->ops : NULL;
+    if (a->project == BL_PROJECT_OUTPUTS && (!so || so->scope != BL_SOLVE_ALL))
+        return bl_errf(err, "project = outputs re-solves the projected weights w every "
+                       "iteration: it needs a totally corrective solver (e.g. lbfgsb-tc), not %s",
+                       so ? a->solver.plugin->name : "solver = none");
+    return 0;
+}
+
+/* The same, as an error at the section's line (the offending key's). */
 static int check_projection(const bl_algo_spec *a, const bl_ini *ini, const bl_ini_section *s,
                             bl_error *err)
 {
-    if (a->project_scale != BL_SCALE_ZSCORE && a->project != BL_PROJECT_INPUTS)
-        return bl_errf(err, "%s:%d: [%s] project_scale applies to projected inputs only "
-                       "(project = inputs, RBoost-rank)", ini->path, key_line(s, "project_scale"),
-                       s->name);
-    if (!a->projection.plugin)
-        return bl_errf(err, "%s:%d: [%s] project = %s needs a projection plugin: set "
-                       "'projection = NAME' (e.g. gaussian)", ini->path, s->line, s->name,
-                       a->project == BL_PROJECT_OUTPUTS ? "outputs" : "inputs");
-    if (!a->project)
-        return bl_errf(err, "%s:%d: [%s] projection %s: say what it projects: 'project = inputs' "
-                       "(RBoost-rank) or 'project = outputs' (RBoost-proj)", ini->path, s->line,
-                       s->name, a->projection.plugin->name);
-    if (a->coding.plugin)
-        return bl_errf(err, "%s:%d: [%s] a projection replaces the output coding (coding %s): "
-                       "use one or the other", ini->path, s->line, s->name,
-                       a->coding.plugin->name);
-    if (hessian_needs(a->weak.plugin))
-        return bl_errf(err, "%s:%d: [%s] weak learner %s needs the loss's Hessian, which the "
-                       "engine does not give with a projection", ini->path, s->line, s->name,
-                       a->weak.plugin->name);
-    const struct bl_solver_ops *so = a->solver.plugin ? a->solver.plugin->ops : NULL;
-    if (a->project == BL_PROJECT_OUTPUTS && (!so || so->scope != BL_SOLVE_ALL))
-        return bl_errf(err, "%s:%d: [%s] project = outputs re-solves the projected weights w "
-                       "every iteration: it needs a totally corrective solver (e.g. lbfgsb-tc), "
-                       "not %s", ini->path, s->line, s->name,
-                       so ? a->solver.plugin->name : "solver = none");
-    return 0;
+    const char *key;
+    if (bl_algo_check_projection(a, &key, err) == 0)
+        return 0;
+    if (!err)
+        return -1;
+    char msg[sizeof err->msg];
+    memcpy(msg, err->msg, sizeof msg);
+    return bl_errf(err, "%s:%d: [%s] %s", ini->path, key ? key_line(s, key) : s->line, s->name,
+                   msg);
 }
 
 /* Keys that mean something only for method = svm, and the line of the
@@ -642,9 +655,7 @@ static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini
                            "%s has none (softmax and klogit have it)", ini->path, s->line,
                            s->name, a->weak.plugin->name, a->loss.plugin->name);
     }
-    if (a->projection.plugin || a->project || a->project_scale != BL_SCALE_ZSCORE)
-        return check_projection(a, ini, s, err);
-    return 0;
+    return check_projection(a, ini, s, err);
 }
 
 /* ---- hyper-parameters by cross-validation ------------------------------ */

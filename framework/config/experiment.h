@@ -170,6 +170,10 @@ int bl_globs_match(const char *globs, const char *name, const char *base);
 /* Write the fully resolved experiment (every parameter) as INI. */
 void bl_experiment_write(const bl_experiment *ex, FILE *f);
 /* Write an algorithm's keys (plugins, every parameter, engine values). */
+/* RandomBoost's projection keys (projection.h) and what each needs: 0 when
+ * they fit together (or nothing is projected), else -1 with err set and, when
+ * one key is to blame, its name in *key (else NULL). */
+int bl_algo_check_projection(const bl_algo_spec *a, const char **key, bl_error *err);
 void bl_algo_write(const bl_algo_spec *a, FILE *f);
 /* Write a data set's keys as resolved (paths absolute). */
 void bl_data_write(const bl_data_spec *d, FILE *f);

@@ -55,20 +55,16 @@ void bl_proj_standardize(bl_proj *p, const struct bl_matrix *X, int minmax)
     double *mu = bl_xcalloc(d ? d : 1, sizeof *mu), *sd = bl_xcalloc(d ? d : 1, sizeof *sd);
     for (size_t f = 0; f < d; f++) {
         const float *x = X->x + f * m;
-        double s = 0, ss = 0;
+        double s = 0, ss = 0, lo = HUGE_VAL, hi = -HUGE_VAL;
         size_t n = 0;
         for (size_t i = 0; i < m; i++)
             if (x[i] == x[i]) {
                 s += x[i];
                 n++;
+                lo = x[i] < lo ? x[i] : lo;
+                hi = x[i] > hi ? x[i] : hi;
             }
         if (minmax) {
-            double lo = HUGE_VAL, hi = -HUGE_VAL;
-            for (size_t i = 0; i < m; i++)
-                if (x[i] == x[i]) {
-                    lo = x[i] < lo ? x[i] : lo;
-                    hi = x[i] > hi ? x[i] : hi;
-                }
             mu[f] = n ? lo / 2 + hi / 2 : 0;
             sd[f] = n && hi > lo ? hi / 2 - lo / 2 : 1.0;
             continue;

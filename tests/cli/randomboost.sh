@@ -47,6 +47,12 @@ grep -q "project_scale = none" "$TMP/raw.model" || fail "the raw model does not 
 "$BL" predict -m "$TMP/raw.model" -d "$SRC/data/wine.csv" -o "$TMP/pred-raw" 2>"$TMP/e" \
   || fail "predict raw: $(cat "$TMP/e")"
 cmp -s "$TMP/pred" "$TMP/pred-raw" && fail "raw and standardised inputs predict alike"
+# train checks the projection keys as an experiment file does: nothing written
+expect_fail 1 "recipe mcboost-exp with its --set values: project_scale applies to projected inputs only" -- \
+  "$BL" train --quiet -d "$SRC/data/wine.csv" -r mcboost-exp -i 5 -s project_scale=none -m "$TMP/no.model"
+expect_fail 1 "project = outputs re-solves the projected weights w every iteration" -- \
+  "$BL" train --quiet -d "$SRC/data/wine.csv" -r rboost-rank -i 5 -s project=outputs -m "$TMP/no.model"
+[[ ! -e $TMP/no.model ]] || fail "a refused train wrote a model"
 # project_scale = minmax keeps each feature's midpoint and half-range
 "$BL" train --quiet -d "$SRC/data/wine.csv" -r rboost-rank -s projection.n=50 -i 5 \
   -s project_scale=minmax -m "$TMP/mm.model" 2>"$TMP/e" || fail "train minmax: $(cat "$TMP/e")"
