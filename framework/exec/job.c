@@ -204,8 +204,8 @@ static int prepare(const bl_experiment *ex, bl_job_cache *c, size_t d, int rep, 
         gtest = &sub_test;
     }
     size_t *tri = NULL, *tei = NULL, ntr = 0, nte = 0;
-    if (rc == 0)
-        rc = bl_split(all, &ds->split, seed, fold, &tri, &ntr, &tei, &nte, err);
+    if (rc == 0 && (rc = bl_split(all, &ds->split, seed, fold, &tri, &ntr, &tei, &nte, err)) < 0)
+        bl_errprefix(err, "%s: data %s, repeat %d", ds->where, ds->name, rep);
     if (rc == 0)
         rc = bl_dataset_subset(all, tri, ntr, &c->train, err);
     if (rc == 0 && ds->split.kind == BL_SPLIT_GIVEN) {

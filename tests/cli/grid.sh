@@ -177,6 +177,10 @@ assert len(rows) == 6, len(rows)
 assert all(r["m_test"] == "50" and r["m_train"] == "100" for r in rows), rows
 PY
 grep -q '^folds = 3$' "$TMP/kf/experiment.ini" || fail "experiment.ini lacks folds = 3"
+# more folds than rows: the data set's file and line, the repeat, the counts
+sed 's/^folds = 3$/folds = 200/' "$TMP/kfold.ini" >"$TMP/kfold200.ini"
+expect_fail 1 "kfold200.ini:4: data iris, repeat 0: split: 200 folds need at least 200 rows, the data set has 150" -- \
+  "$BL" run --quiet --output "$TMP/kf200" "$TMP/kfold200.ini"
 
 # bad sweeps are refused with file and line
 printf '[data iris]\nfile = %s/data/iris.csv\n[algorithm a]\nrecipe = mcboost-exp\nnu = {1e-3,\n' "$SRC" >"$TMP/bad.ini"
