@@ -103,18 +103,12 @@ bench() {
 }
 
 for s in $SETS; do
+  section=$("$ROOT/bench/data-section.sh" "$s") || exit 1
   case $s in
     letter)
-      bench letter "${ROUNDS:-$((QUICK ? 50 : 500))}" 4000 "--letter $ROOT/data/letter.csv --first 16000" \
-        "$(printf 'file = %s\nclasses = %s\nsplit = first\nfirst = 16000' \
-           "$ROOT/data/letter.csv" "$ROOT/data/letter.classes")" ;;
+      bench letter "${ROUNDS:-$((QUICK ? 50 : 500))}" 4000 \
+        "--letter $ROOT/data/letter.csv --first 16000" "$section" ;;
     fashion-mnist)
-      [[ -r $FMNIST/train-images-idx3-ubyte.gz ]] ||
-        die "$FMNIST: no Fashion-MNIST: run scripts/install-deps.sh"
-      bench fashion-mnist "${ROUNDS:-$((QUICK ? 20 : 200))}" 10000 "--idx $FMNIST" \
-        "$(printf 'format = idx\nfile = %s\nlabels = %s\ntest_file = %s\ntest_labels = %s' \
-           "$FMNIST/train-images-idx3-ubyte.gz" "$FMNIST/train-labels-idx1-ubyte.gz" \
-           "$FMNIST/t10k-images-idx3-ubyte.gz" "$FMNIST/t10k-labels-idx1-ubyte.gz")" ;;
-    *) die "unknown data set $s (letter or fashion-mnist)" ;;
+      bench fashion-mnist "${ROUNDS:-$((QUICK ? 20 : 200))}" 10000 "--idx $FMNIST" "$section" ;;
   esac
 done

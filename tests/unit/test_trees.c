@@ -1070,9 +1070,10 @@ static void fit_and_check(struct cfg *c, const struct prob *P, const struct stat
     cops(c)->destroy(L);
 }
 
-/* Random F (so every p differs), J = 8 and 20, both search modes; on an
- * exact view without NaN and with NaN (exact search only: bins cannot
- * separate NaN from bin 0's value). */
+/* Random F (so every p differs), J = 8 and 20, both search modes (bins
+ * with and without sibling subtraction); on an exact view without NaN and
+ * with NaN (exact search only: bins cannot separate NaN from bin 0's
+ * value). */
 static void check_reference(const char *name, void (*vary)(struct cfg *c, int variant),
                             int nvariants, const char *lossname)
 {
@@ -1095,10 +1096,11 @@ static void check_reference(const char *name, void (*vary)(struct cfg *c, int va
         state_at(&S, Lo, P->y, F);
         for (int var = 0; var < nvariants; var++)
             for (int J = 8; J <= 20; J += 12)
-                for (int exact = data == 1; exact < 2; exact++) {
-                    struct cfg c = cfg_of(name);
+                for (int mode = data == 1 ? 2 : 0; mode < 3; mode++) {
+                    struct cfg c = cfg_of(name); /* mode: bins, bins - subtract, exact */
                     cfg_int(&c, "leaves", J);
-                    cfg_choice(&c, "search", exact ? "exact" : "bins");
+                    cfg_choice(&c, "search", mode == 2 ? "exact" : "bins");
+                    cfg_bool(&c, "subtract", mode == 0);
                     if (vary)
                         vary(&c, var);
                     fit_and_check(&c, P, &S, F, 1);
@@ -1257,7 +1259,8 @@ Test(trees, max_step_clamps_leaves)
 }
 
 /* 1 and 2 (and 3) threads: bitwise the same outputs, edge and text, for
- * every learner and both searches; refitting the same learner too. */
+ * every learner and both searches (bins with and without subtraction);
+ * refitting the same learner too. */
 Test(trees, thread_independent)
 {
     struct prob *P = make_prob(3000, 12, 5, 64, 0.05, 31);
@@ -1267,9 +1270,10 @@ Test(trees, thread_independent)
     state_at(&S, Lo, P->y, F);
     loss_close(Lo);
     for (size_t j = 0; j < 4; j++)
-        for (int exact = 0; exact < 2; exact++) {
+        for (int mode = 0; mode < 3; mode++) {
             struct cfg c = cfg_of(learner_names[j]);
-            cfg_choice(&c, "search", exact ? "exact" : "bins");
+            cfg_choice(&c, "search", mode == 2 ? "exact" : "bins");
+            cfg_bool(&c, "subtract", mode == 0);
             struct answer ref;
             memset(&ref, 0, sizeof ref);
             for (int th = 1; th <= 3; th++) {
@@ -1336,9 +1340,71 @@ Test(trees, refit_is_stateless)
     free_prob(P);
 }
 
+/* Sibling subtraction changes sums only in the last bits: on a problem
+ * without near ties every learner grows the same trees (features,
+ * thresholds, leaf classes) with and without it, and leaf values and
+ * outputs agree to rounding.  A wrong histogram (the wrong node's, or a
+ * sibling not subtracted) would move splits. */
+Test(trees, subtract_matches_direct)
+{
+    struct prob *P = make_prob(3000, 12, 5, 64, 0, 43);
+    struct state S = softmax_state(P, 2.0);
+    double *F = calloc(P->m * P->k, sizeof *F);
+    size_t splits = 0;
+    /* AOSO, LogitBoost, MART (first-order split), ABC with the worst base */
+    const char *name[] = {"aoso-tree", "class-trees", "class-trees", "abc-trees"};
+    for (size_t j = 0; j < 4; j++) {
+        struct answer A[2];
+        for (int sub = 0; sub < 2; sub++) {
+            struct cfg c = cfg_of(name[j]);
+            if (j == 2)
+                cfg_choice(&c, "split", "gradient");
+            if (j == 3)
+                cfg_choice(&c, "base", "worst");
+            cfg_bool(&c, "subtract", sub);
+            struct trial T;
+            trial_init(&T, P, F, 0.1);
+            void *L = learner(&c, &test_host, &P->tr);
+            struct bl_fit_request q = request(&S);
+            q.trial_loss = trial_cb, q.trial_ctx = &T;
+            A[sub] = fit(&c, L, &q, P);
+            cr_assert(A[sub].ok, "%s", A[sub].err);
+            cops(&c)->destroy(L);
+            trial_free(&T);
+        }
+        struct pforest F0 = parse(A[0].text), F1 = parse(A[1].text);
+        cr_assert_eq(F0.nt, F1.nt);
+        for (size_t t = 0; t < F0.nt; t++) {
+            cr_assert_eq(F0.t[t].nn, F1.t[t].nn, "%s tree %zu: shapes differ", name[j], t);
+            for (size_t q = 0; q < F0.t[t].nn; q++) {
+                const struct pnode *a = &F0.t[t].n[q], *b = &F1.t[t].n[q];
+                cr_assert_eq(a->leaf, b->leaf);
+                if (!a->leaf) {
+                    cr_assert(a->feat == b->feat && a->thr == b->thr,
+                              "%s tree %zu node %zu: split differs", name[j], t, q);
+                    splits++;
+                }
+            }
+        }
+        cr_assert_eq(F0.nent, F1.nent);
+        for (size_t e = 0; e < F0.nent; e++)
+            cr_assert(F0.e[e].cls == F1.e[e].cls &&
+                      fabs(F0.e[e].v - F1.e[e].v) <= 1e-9 * (1 + fabs(F0.e[e].v)));
+        for (size_t i = 0; i < P->m * P->k; i++)
+            cr_assert(fabs(A[0].out[i] - A[1].out[i]) <= 1e-9 * (1 + fabs(A[0].out[i])));
+        pf_free(&F0), pf_free(&F1);
+        drop(&A[0]), drop(&A[1]);
+    }
+    cr_assert_gt(splits, 4 * 19, "the test needs deep trees");
+    free(F);
+    state_free(&S);
+    free_prob(P);
+}
+
 /* Every feature has fewer distinct values than bins and the view is exact:
  * binned and exact search see the same candidate partitions, so the
- * outputs are identical (thresholds differ: cut value vs midpoint). */
+ * outputs are identical (thresholds differ: cut value vs midpoint), with
+ * direct sums (subtraction changes sums in the last bits). */
 Test(trees, exact_equals_bins_on_exact_view)
 {
     struct prob *P = make_prob(1500, 6, 4, 12, 0, 41);
@@ -1349,6 +1415,7 @@ Test(trees, exact_equals_bins_on_exact_view)
         for (int exact = 0; exact < 2; exact++) {
             struct cfg c = cfg_of(learner_names[j]);
             cfg_choice(&c, "search", exact ? "exact" : "bins");
+            cfg_bool(&c, "subtract", 0);
             struct trial T;
             trial_init(&T, P, F, 0.1);
             void *L = learner(&c, &test_host, &P->tr);

@@ -9,7 +9,7 @@
  * examples stay contiguous in `order`, partitioned stably at each split, so
  * the gather reads each feature column in increasing example order.  Every
  * bin's sums are added in example order, so the speed-ups leave the trees
- * bit-identical.
+ * bit-identical; only sibling subtraction (grow.h) changes sums.
  */
 #include "grow.h"
 
@@ -39,7 +39,13 @@ struct grow {
     double *hist;           /* per thread: hstride histogram scratch        */
     size_t hstride;
     double *lsum;           /* nthreads x (s_max + 1): a scan's left sums   */
-    double *tot;            /* s_max: the current node's totals             */
+    double *ntot;           /* max_nodes x s_max: each evaluated node's totals */
+    long *key;              /* max_nodes: each chosen node's statistics key */
+    /* sibling subtraction: nslots node histograms (4 doubles a bin, feature
+     * f's at hoff[f]), slot_of[node] (-1: none), a stack of free slots */
+    double *slot;
+    size_t slot_len, nslots, nfree, *hoff;
+    int *slot_of, *freeslot;
     unsigned char *isopen;  /* max_nodes: has a split not yet taken         */
     struct fbest *fb;       /* d: each feature's best split of the node      */
     struct gnode *node;     /* 2 J - 1                                      */
@@ -100,7 +106,8 @@ struct grow *grow_new(const struct bl_train *tr, size_t max_pairs, size_t max_le
         abort();
     }
     g->lsum = xmalloc((size_t)g->nthreads * (g->s_max + 1) * sizeof *g->lsum);
-    g->tot = xmalloc(g->s_max * sizeof *g->tot);
+    g->ntot = xmalloc(g->max_nodes * g->s_max * sizeof *g->ntot);
+    g->key = xmalloc(g->max_nodes * sizeof *g->key);
     g->isopen = xmalloc(g->max_nodes);
     g->fb = xmalloc(d * sizeof *g->fb);
     g->node = xmalloc(g->max_nodes * sizeof *g->node);
@@ -131,7 +138,12 @@ void grow_free(struct grow *g)
     free(g->st);
     free(g->hist);
     free(g->lsum);
-    free(g->tot);
+    free(g->ntot);
+    free(g->key);
+    free(g->slot);
+    free(g->hoff);
+    free(g->slot_of);
+    free(g->freeslot);
     free(g->isopen);
     free(g->fb);
     free(g->node);
@@ -306,7 +318,8 @@ static struct fbest search_bins(const struct grow *g, size_t f, const uint32_t *
  * kernel's spare columns repeat the last feature into histograms that are
  * not scanned.  A constant feature (one bin) gets no candidate. */
 static void search_group(struct grow *g, size_t f, size_t nf, const uint32_t *idx, size_t n,
-                         int seq, const double *st, const double *T, double *h, double *Ls)
+                         int seq, const double *st, const double *T, double *h, double *Ls,
+                         double *keep)
 {
     const struct bl_quantized *Q = &g->tr->Q;
     double *hb[2 * FG];
@@ -326,9 +339,10 @@ static void search_group(struct grow *g, size_t f, size_t nf, const uint32_t *id
     for (size_t t = 0; t < nf; t++) {
         double *h0 = hb[2 * t], *h1 = hb[2 * t + 1];
         size_t nb = Q->nbins[f + t];
+        double *hs = keep ? keep + g->hoff[f + t] : h0; /* the merged bins */
         for (size_t q = 0; q < 4 * nb; q++)
-            h0[q] += h1[q];
-        g->fb[f + t] = scan_bins(g, f + t, h0, 4, n, 2, T, Ls);
+            hs[q] = h0[q] + h1[q];
+        g->fb[f + t] = scan_bins(g, f + t, hs, 4, n, 2, T, Ls);
     }
 }
 
@@ -367,14 +381,31 @@ static struct fbest search_sorted(const struct grow *g, size_t f, size_t n, cons
     return best;
 }
 
-/* The node's best split: fills its feat (or -1), thr and gain. */
-static void evaluate(struct grow *g, struct gnode *nd, uint32_t id, const struct grow_stats *gs,
-                     int exact)
+/* The node's best split among the features' (fb): its feat (or -1), thr
+ * and gain; feature order, first best, so thread-count free. */
+static void pick_best(struct grow *g, struct gnode *nd)
 {
+    nd->gain = -HUGE_VAL;
+    nd->feat = -1;
+    for (size_t f = 0; f < g->d; f++)
+        if (g->fb[f].gain > nd->gain) {
+            nd->gain = g->fb[f].gain;
+            nd->feat = (int32_t)f;
+            nd->thr = g->fb[f].thr;
+        }
+}
+
+/* The node's best split from its examples (chosen already): fills its
+ * statistics, totals and feat (or -1), thr and gain; keep (one pair, bins):
+ * where its histograms are kept for its children, or NULL. */
+static void evaluate(struct grow *g, uint32_t id, const struct grow_stats *gs, int exact,
+                     double *keep)
+{
+    struct gnode *nd = &g->node[id];
     size_t n = nd->hi - nd->lo, s = 2 * gs->npairs, d = g->d;
     const uint32_t *idx = g->order + nd->lo;
     gs->fill(gs->ctx, id, idx, n, g->st);
-    double *Tp = g->tot;
+    double *Tp = g->ntot + (size_t)id * g->s_max;
     memset(Tp, 0, s * sizeof *Tp);
     for (size_t j = 0; j < n; j++)
         for (size_t q = 0; q < s; q++)
@@ -398,7 +429,7 @@ static void evaluate(struct grow *g, struct gnode *nd, uint32_t id, const struct
         double *Ls = g->lsum + (size_t)tid * (g->s_max + 1);
         if (step > 1)
             search_group(g, (size_t)f, d - (size_t)f < FG ? d - (size_t)f : FG, idx, n, seq,
-                         g->st, Tp, h, Ls);
+                         g->st, Tp, h, Ls, keep);
         else
             g->fb[f] = exact ? search_sorted(g, (size_t)f, n, g->st, s, Tp, Ls)
                              : search_bins(g, (size_t)f, idx, n, seq, g->st, s, Tp, h, Ls);
@@ -406,14 +437,133 @@ static void evaluate(struct grow *g, struct gnode *nd, uint32_t id, const struct
     if (exact)
         for (size_t j = 0; j < n; j++)
             g->where[idx[j]] = -1;
-    nd->gain = -HUGE_VAL;
-    nd->feat = -1;
-    for (size_t f = 0; f < d; f++) /* feature order, first best: thread-count free */
-        if (g->fb[f].gain > nd->gain) {
-            nd->gain = g->fb[f].gain;
-            nd->feat = (int32_t)f;
-            nd->thr = g->fb[f].thr;
+    pick_best(g, nd);
+}
+
+/* ---- sibling subtraction (one pair, bins) ------------------------------- */
+
+static double *slot_at(const struct grow *g, int q)
+{
+    return g->slot + (size_t)q * g->slot_len;
+}
+
+/* Slots for every open node plus the one a split adds: at most J + 1 (the
+ * bins of all features, 4 doubles each, per slot), made on first use. */
+static void slots_init(struct grow *g)
+{
+    const struct bl_quantized *Q = &g->tr->Q;
+    g->hoff = xmalloc(g->d * sizeof *g->hoff);
+    size_t off = 0;
+    for (size_t f = 0; f < g->d; f++) {
+        g->hoff[f] = off;
+        off += 4 * (size_t)Q->nbins[f];
+    }
+    g->slot_len = off;
+    g->nslots = (g->max_nodes + 1) / 2 + 1;
+    g->slot = xmalloc(g->nslots * g->slot_len * sizeof *g->slot);
+    g->slot_of = xmalloc(g->max_nodes * sizeof *g->slot_of);
+    g->freeslot = xmalloc(g->nslots * sizeof *g->freeslot);
+}
+
+static int slot_take(struct grow *g, uint32_t node)
+{
+    int q = g->freeslot[--g->nfree];
+    g->slot_of[node] = q;
+    return q;
+}
+
+static void slot_drop(struct grow *g, uint32_t node)
+{
+    if (g->slot_of[node] >= 0)
+        g->freeslot[g->nfree++] = g->slot_of[node];
+    g->slot_of[node] = -1;
+}
+
+/* The larger child B of parent v, whose smaller child S was just
+ * evaluated: B's histograms are v's minus S's (in v's slot, which B takes
+ * over), its totals v's minus S's. */
+static void evaluate_sub(struct grow *g, uint32_t B, uint32_t v, uint32_t S)
+{
+    struct gnode *nd = &g->node[B];
+    const struct bl_quantized *Q = &g->tr->Q;
+    size_t n = nd->hi - nd->lo, d = g->d;
+    double *T = g->ntot + (size_t)B * g->s_max;
+    const double *Tv = g->ntot + (size_t)v * g->s_max, *Ts = g->ntot + (size_t)S * g->s_max;
+    T[0] = Tv[0] - Ts[0];
+    T[1] = Tv[1] - Ts[1];
+    double *hv = slot_at(g, g->slot_of[v]);
+    const double *hs = slot_at(g, g->slot_of[S]);
+    g->slot_of[B] = g->slot_of[v];
+    g->slot_of[v] = -1;
+    int nt = g->nthreads < (int)d ? g->nthreads : (int)d;
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 8) num_threads(nt) if (nt > 1 && d >= 16)
+#endif
+    for (long f = 0; f < (long)d; f++) {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        size_t nb = Q->nbins[f];
+        if (nb < 2) {
+            g->fb[f] = (struct fbest){-HUGE_VAL, 0};
+            continue;
         }
+        double *h = hv + g->hoff[f];
+        const double *hsf = hs + g->hoff[f];
+        for (size_t q = 0; q < 4 * nb; q++)
+            h[q] -= hsf[q];
+        g->fb[f] = scan_bins(g, (size_t)f, h, 4, n, 2, T, g->lsum + (size_t)tid * (g->s_max + 1));
+    }
+    pick_best(g, nd);
+}
+
+static long choose(const struct grow *g, const struct grow_stats *gs, uint32_t node,
+                   uint32_t parent, uint32_t sib)
+{
+    const struct gnode *nd = &g->node[node];
+    long key = gs->choose ? gs->choose(gs->ctx, node, parent, sib, g->order + nd->lo,
+                                       nd->hi - nd->lo)
+                          : 0;
+    g->key[node] = key;
+    return key;
+}
+
+/* Evaluates the children L, L + 1 of v that need it (need[0], need[1]),
+ * subtracting where it can: the smaller child S from its examples, the
+ * larger B as v minus S when both have v's key (S is then chosen and
+ * evaluated even when it needs no split, as B's histograms need it). */
+static void evaluate_children(struct grow *g, const struct grow_params *p,
+                              const struct grow_stats *gs, uint32_t v, uint32_t L,
+                              const int need[2], int sub)
+{
+    if (!sub) {
+        for (uint32_t c = 0; c < 2; c++)
+            if (need[c]) {
+                choose(g, gs, L + c, v, GROW_NONE);
+                evaluate(g, L + c, gs, p->exact, NULL);
+            }
+        return;
+    }
+    size_t nL = g->node[L].hi - g->node[L].lo, nR = g->node[L + 1].hi - g->node[L + 1].lo;
+    uint32_t si = nL <= nR ? 0 : 1, S = L + si, B = L + 1 - si;
+    int needS = need[si], needB = need[1 - si];
+    long kS = 0, kB = 0;
+    if (needS || needB)
+        kS = choose(g, gs, S, v, GROW_NONE);
+    if (needB)
+        kB = choose(g, gs, B, v, S);
+    if (needB && kS == g->key[v] && kB == g->key[v] && g->slot_of[v] >= 0) {
+        evaluate(g, S, gs, 0, slot_at(g, slot_take(g, S)));
+        evaluate_sub(g, B, v, S);
+        return;
+    }
+    slot_drop(g, v);
+    if (needS)
+        evaluate(g, S, gs, 0, slot_at(g, slot_take(g, S)));
+    if (needB)
+        evaluate(g, B, gs, 0, slot_at(g, slot_take(g, B)));
 }
 
 /* Stable partition of the node's examples: left iff !(x > thr). */
@@ -440,11 +590,25 @@ size_t grow_tree(struct grow *g, const struct grow_params *p, const struct grow_
     size_t nn = 1, leaves = 1, J = p->leaves;
     if (J > (g->max_nodes + 1) / 2)
         J = (g->max_nodes + 1) / 2;
+    int sub = p->subtract && !p->exact && gs->npairs == 1 && J > 2;
+    if (sub) {
+        if (!g->slot)
+            slots_init(g);
+        g->nfree = g->nslots;
+        for (size_t q = 0; q < g->nslots; q++)
+            g->freeslot[q] = (int)q;
+        for (size_t q = 0; q < g->max_nodes; q++)
+            g->slot_of[q] = -1;
+    }
     g->node[0] = (struct gnode){0, g->m, -1, 0, 0, 0, -HUGE_VAL};
-    if (J > 1 && g->m > p->node_size)
-        evaluate(g, &g->node[0], 0, gs, p->exact);
+    if (J > 1 && g->m > p->node_size) {
+        choose(g, gs, 0, GROW_NONE, GROW_NONE);
+        evaluate(g, 0, gs, p->exact, sub ? slot_at(g, slot_take(g, 0)) : NULL);
+    }
     unsigned char *isopen = g->isopen;
     isopen[0] = g->node[0].feat >= 0;
+    if (sub && !isopen[0])
+        slot_drop(g, 0);
     while (leaves < J) {
         size_t best = nn;
         for (size_t q = 0; q < nn; q++)
@@ -462,13 +626,14 @@ size_t grow_tree(struct grow *g, const struct grow_params *p, const struct grow_
         v->right = R;
         nn += 2;
         leaves++;
-        for (uint32_t c = L; c <= R; c++) {
-            struct gnode *ch = &g->node[c];
-            isopen[c] = 0;
-            if (leaves < J && ch->hi - ch->lo > p->node_size) {
-                evaluate(g, ch, c, gs, p->exact);
-                isopen[c] = ch->feat >= 0;
-            }
+        int need[2];
+        for (uint32_t c = 0; c < 2; c++)
+            need[c] = leaves < J && g->node[L + c].hi - g->node[L + c].lo > p->node_size;
+        evaluate_children(g, p, gs, (uint32_t)best, L, need, sub);
+        for (uint32_t c = 0; c < 2; c++) {
+            isopen[L + c] = need[c] && g->node[L + c].feat >= 0;
+            if (sub && !isopen[L + c])
+                slot_drop(g, L + c);
         }
     }
     /* nodes never split are leaves (children always have ids > 0) */

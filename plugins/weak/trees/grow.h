@@ -19,6 +19,14 @@
  * midpoint thresholds, O(m) per feature per node).  Features are searched
  * in parallel (OpenMP) and the winner is picked in feature order, first
  * best on ties, so results do not depend on the number of threads.
+ *
+ * Sibling subtraction (one pair, bins, `subtract`): when a split's two
+ * children have the parent's statistics (the same key), only the smaller
+ * child's histograms are built from its examples; the larger child's are
+ * the parent's minus the smaller's (Ke et al. 2017, LightGBM; XGBoost's
+ * hist method).  Counts stay exact, sums differ from direct ones in the
+ * last bits, so the trees can too: `subtract = false` keeps every sum a
+ * direct one, added in example order.
  */
 #ifndef BL_TREES_GROW_H
 #define BL_TREES_GROW_H
@@ -31,14 +39,24 @@ struct grow_params {
     size_t leaves;      /* J: at most this many leaves                   */
     size_t node_size;   /* split a node only if it holds more examples   */
     int exact;          /* search sorted raw values instead of bins      */
+    int subtract;       /* sibling subtraction (see above)               */
 };
 
-/* What a learner supplies: npairs (a, b) pairs per example, and fill(),
- * which writes them for the node's examples idx[0..n), in that order, into
- * st (n x 2 npairs).  It is called once for each node that may be split
- * (the root first), so it can choose something per node (AOSO's pair). */
+/* What a learner supplies: npairs (a, b) pairs per example; choose(),
+ * called first for each node that may be split (the root first) or whose
+ * histograms a sibling may need, which fixes what the node's statistics are
+ * (AOSO: its class pair) and returns their key (nodes with equal keys have
+ * the same per-example statistics); fill(), which writes them for the
+ * node's examples idx[0..n), in that order, into st (n x 2 npairs).
+ * choose() gets the node's parent (GROW_NONE for the root) and sib, a
+ * sibling already chosen (else GROW_NONE), whose sums the learner may take
+ * from the parent's when subtracting.  choose = NULL: one key for all. */
+#define GROW_NONE UINT32_MAX
+
 struct grow_stats {
     size_t npairs;
+    long (*choose)(void *ctx, uint32_t node, uint32_t parent, uint32_t sib, const uint32_t *idx,
+                   size_t n);
     void (*fill)(void *ctx, uint32_t node, const uint32_t *idx, size_t n, double *st);
     void *ctx;
 };

@@ -29,7 +29,9 @@ struct tl {
                               evaluated; a leaf then keeps that pair,
                               chosen from the very same examples)         */
     int cls, base;       /* CLASS / ABC: the tree being grown            */
-    double *gsum, *ssum, *ub; /* k: a node's sums, its partners' bounds    */
+    double *gsum, *ssum, *ub; /* k: a leaf's sums, its partners' bounds    */
+    double *nsum;        /* AOSO: 2 k per node, its class sums G then H   */
+    unsigned char *hassum; /* AOSO: nsum holds this node's sums          */
     double *out2;        /* ABC exhaustive: a candidate's outputs (m x k) */
     int nthreads;
     double *acc;         /* class_sums: 2 k per thread, 64-byte apart      */
@@ -65,6 +67,8 @@ struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthrea
     L->gsum = xcalloc(L->k, sizeof *L->gsum);
     L->ssum = xcalloc(L->k, sizeof *L->ssum);
     L->ub = xcalloc(L->k, sizeof *L->ub);
+    L->nsum = xcalloc(nodes * 2 * L->k, sizeof *L->nsum);
+    L->hassum = xcalloc(nodes, sizeof *L->hassum);
     return L;
 }
 
@@ -79,6 +83,8 @@ void tl_free(struct tl *L)
     free(L->gsum);
     free(L->ssum);
     free(L->ub);
+    free(L->nsum);
+    free(L->hassum);
     free(L->out2);
     free(L->acc);
     free(L);
@@ -102,7 +108,8 @@ static inline void pair_ab(const struct tl *L, size_t i, int r, int s, double *a
  * ssum_q = sum_j H_q.  Threads take disjoint ranges of classes and each sums
  * its classes over the examples in order, so every sum is added in the same
  * order whatever the thread count. */
-static void class_sums(struct tl *L, const uint32_t *idx, size_t n, int hess)
+static void class_sums(struct tl *L, const uint32_t *idx, size_t n, int hess, double *gsum,
+                       double *ssum)
 {
     size_t k = L->k;
     const double *G = L->req->G, *H = L->req->H;
@@ -135,9 +142,9 @@ static void class_sums(struct tl *L, const uint32_t *idx, size_t n, int hess)
             }
         }
         for (size_t q = q0; q < q1; q++) {
-            L->gsum[q] = a[q];
+            gsum[q] = a[q];
             if (hess)
-                L->ssum[q] = b[q];
+                ssum[q] = b[q];
         }
     }
 }
@@ -156,15 +163,16 @@ static double cross_sum(const struct tl *L, const uint32_t *idx, size_t n, int r
 }
 
 /* Rule (33)'s score of partner q: (G_r - G_q)^2 / (S_r + S_q + 2 C_rq). */
-static double pair_score(const struct tl *L, int r, size_t q, double c)
+static double pair_score(const double *gsum, const double *ssum, int r, size_t q, double c)
 {
-    double num = L->gsum[r] - L->gsum[q], den = L->ssum[r] + L->ssum[q] + 2.0 * c;
+    double num = gsum[r] - gsum[q], den = ssum[r] + ssum[q] + 2.0 * c;
     return num * num / (den == 0.0 ? 1.0 : den);
 }
 
-/* The pair of a node (examples idx[0..n)) by rule (33), or (32): r the
- * class of largest summed residual, s the partner of largest decrease
- * (G_r - G_s)^2 / (S_r + S_s + 2 C_rs); first index on ties.
+/* The pair of a node (examples idx[0..n), class sums gsum, ssum) by rule
+ * (33), or (32): r the class of largest summed residual, s the partner of
+ * largest decrease (G_r - G_s)^2 / (S_r + S_s + 2 C_rs); first index on
+ * ties.
  *
  * Each C_rs is a pass over the node.  When Hu >= 0 (the softmax: Hu = p;
  * tl_fit checks once per tree) C_rs >= 0, so the score with C = 0 bounds
@@ -173,23 +181,23 @@ static double pair_score(const struct tl *L, int r, size_t q, double c)
  * next bound falls below the best score: the same s as computing every C,
  * usually after one or two passes instead of k - 1.  Without the bound
  * every partner is scored, in class order. */
-static void select_pair(struct tl *L, const uint32_t *idx, size_t n, int *pr, int *ps)
+static void select_pair(struct tl *L, const uint32_t *idx, size_t n, const double *gsum,
+                        const double *ssum, int *pr, int *ps)
 {
     size_t k = L->k;
-    class_sums(L, idx, n, !L->o.first_order);
     int r = 0;
     for (size_t q = 1; q < k; q++)
-        if (L->gsum[q] > L->gsum[r])
+        if (gsum[q] > gsum[r])
             r = (int)q;
     int s = -1;
     if (L->o.first_order) {
         for (size_t q = 0; q < k; q++)
-            if ((int)q != r && (s < 0 || L->gsum[q] < L->gsum[s]))
+            if ((int)q != r && (s < 0 || gsum[q] < gsum[s]))
                 s = (int)q;
     } else {
         double *ub = L->ub; /* the bounds; a class taken is set to -inf */
         for (size_t q = 0; q < k; q++) {
-            double d0 = L->ssum[r] + L->ssum[q], b = pair_score(L, r, q, 0.0);
+            double d0 = ssum[r] + ssum[q], b = pair_score(gsum, ssum, r, q, 0.0);
             /* no bound (every partner scored, in class order): Hu < 0
              * somewhere, S_r + S_q = 0 (the rule's 1 in place of 0), NaN */
             ub[q] = (int)q == r ? -HUGE_VAL : !L->hu_nonneg || d0 == 0.0 || b != b ? HUGE_VAL : b;
@@ -203,7 +211,7 @@ static void select_pair(struct tl *L, const uint32_t *idx, size_t n, int *pr, in
             if (q == k || ub[q] < best)
                 break;
             ub[q] = -HUGE_VAL;
-            double sc = pair_score(L, r, q, cross_sum(L, idx, n, r, q));
+            double sc = pair_score(gsum, ssum, r, q, cross_sum(L, idx, n, r, q));
             if (sc > best || (sc == best && (int)q < s)) {
                 best = sc;
                 s = (int)q;
@@ -226,16 +234,36 @@ static void fill_pair(struct tl *L, const uint32_t *idx, size_t n, double *st, i
     }
 }
 
-static void fill_aoso(void *ctx, uint32_t node, const uint32_t *idx, size_t n, double *st)
+/* A node's pair (grow.h's choose): its class sums are its parent's minus
+ * its sibling sib's when subtracting (the cross sums C_rs stay direct),
+ * else summed over its examples.  Key: the pair. */
+static long choose_aoso(void *ctx, uint32_t node, uint32_t parent, uint32_t sib,
+                        const uint32_t *idx, size_t n)
 {
     struct tl *L = ctx;
+    size_t k = L->k;
     if (L->o.fixed_pair && node > 0) {
         L->pr[node] = L->pr[0];
         L->ps[node] = L->ps[0];
     } else {
-        select_pair(L, idx, n, &L->pr[node], &L->ps[node]);
+        double *gs = L->nsum + 2 * k * node, *ss = gs + k;
+        if (L->o.gp.subtract && sib != GROW_NONE && L->hassum[parent] && L->hassum[sib]) {
+            const double *gp = L->nsum + 2 * k * parent, *gb = L->nsum + 2 * k * sib;
+            for (size_t q = 0; q < 2 * k; q++)
+                gs[q] = gp[q] - gb[q];
+        } else {
+            class_sums(L, idx, n, !L->o.first_order, gs, ss);
+        }
+        L->hassum[node] = 1;
+        select_pair(L, idx, n, gs, ss, &L->pr[node], &L->ps[node]);
     }
     L->chosen[node] = 1;
+    return (long)L->pr[node] * (long)k + L->ps[node];
+}
+
+static void fill_aoso(void *ctx, uint32_t node, const uint32_t *idx, size_t n, double *st)
+{
+    struct tl *L = ctx;
     fill_pair(L, idx, n, st, L->pr[node], L->ps[node]);
 }
 
@@ -313,7 +341,8 @@ static void emit_tree(struct tl *L, struct forest *f, size_t nn, double *out)
                     r = L->pr[from];
                     s = L->ps[from];
                 } else {
-                    select_pair(L, idx, n, &r, &s);
+                    class_sums(L, idx, n, !L->o.first_order, L->gsum, L->ssum);
+                    select_pair(L, idx, n, L->gsum, L->ssum, &r, &s);
                 }
             } else {
                 r = L->cls;
@@ -341,7 +370,7 @@ static void abc_trees(struct tl *L, int b, struct forest *f, double *out)
 {
     memset(out, 0, L->m * L->k * sizeof *out);
     L->base = b;
-    struct grow_stats gs = {1, fill_scalar, L};
+    struct grow_stats gs = {1, NULL, fill_scalar, L};
     for (size_t c = 0; c < L->k; c++) {
         if ((int)c == b)
             continue;
@@ -390,7 +419,7 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     memset(res->out, 0, m * k * sizeof *res->out);
     switch (L->o.kind) {
     case TL_AOSO: {
-        struct grow_stats gs = {1, fill_aoso, L};
+        struct grow_stats gs = {1, choose_aoso, fill_aoso, L};
         size_t neg = 0; /* a count: the same on any number of threads */
         if (!L->o.first_order) { /* only rule (33) uses Hu */
 #ifdef _OPENMP
@@ -401,16 +430,17 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
         }
         L->hu_nonneg = neg == 0;
         memset(L->chosen, 0, 2 * L->o.gp.leaves);
+        memset(L->hassum, 0, 2 * L->o.gp.leaves);
         emit_tree(L, f, grow_tree(L->g, &L->o.gp, &gs), res->out);
         break;
     }
     case TL_DIAG: {
-        struct grow_stats gs = {k, fill_diag, L};
+        struct grow_stats gs = {k, NULL, fill_diag, L};
         emit_tree(L, f, grow_tree(L->g, &L->o.gp, &gs), res->out);
         break;
     }
     case TL_CLASS: {
-        struct grow_stats gs = {1, fill_scalar, L};
+        struct grow_stats gs = {1, NULL, fill_scalar, L};
         for (size_t c = 0; c < k; c++) {
             L->cls = (int)c;
             emit_tree(L, f, grow_tree(L->g, &L->o.gp, &gs), res->out);

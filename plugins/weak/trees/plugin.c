@@ -16,7 +16,7 @@
 #include "learners.h"
 
 /* Parameters every tree learner takes, first in each schema. */
-enum { P_LEAVES, P_NODE_SIZE, P_MAX_STEP, P_SEARCH, P_COMMON };
+enum { P_LEAVES, P_NODE_SIZE, P_MAX_STEP, P_SEARCH, P_SUBTRACT, P_COMMON };
 
 #define COMMON_PARAMS                                                                        \
     [P_LEAVES] = {"leaves", BL_PARAM_INT, "20", 2, 1024, NULL,                               \
@@ -26,7 +26,10 @@ enum { P_LEAVES, P_NODE_SIZE, P_MAX_STEP, P_SEARCH, P_COMMON };
     [P_MAX_STEP] = {"max_step", BL_PARAM_REAL, "5", 1e-12, 1e300, NULL,                      \
                     "leaf values are clamped to [-max_step, max_step] (MAXGAMMA)"},          \
     [P_SEARCH] = {"search", BL_PARAM_CHOICE, "bins", 0, 0, "bins|exact",                     \
-                  "split search over the quantized view, or over sorted raw values"}
+                  "split search over the quantized view, or over sorted raw values"},        \
+    [P_SUBTRACT] = {"subtract", BL_PARAM_BOOL, "true", 0, 0, NULL,                           \
+                    "bins: a larger child's histograms (AOSO: and class sums) are its parent's " \
+                    "minus its sibling's (not diag-tree); false: direct sums, in example order"}
 
 enum { PA_PAIR = P_COMMON, PA_FIXED, PA_COUNT };
 static const struct bl_param_spec aoso_params[PA_COUNT] = {
@@ -65,6 +68,7 @@ static void *create(enum tl_kind kind, const struct bl_host *host, const union b
     o.gp.leaves = (size_t)v[P_LEAVES].i;
     o.gp.node_size = (size_t)v[P_NODE_SIZE].i;
     o.gp.exact = v[P_SEARCH].choice == 1;
+    o.gp.subtract = v[P_SUBTRACT].b;
     o.max_step = v[P_MAX_STEP].r;
     if (kind == TL_AOSO) {
         o.first_order = v[PA_PAIR].choice == 1;

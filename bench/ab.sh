@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# A/B speed of two settings of one recipe, measured in one run: the runs of
+# A and B alternate (A, B, A, B, ...), so a change in the machine's load
+# hits both.  Per run: the median seconds of an iteration's weak learner
+# (t_weak: the trees) and of its bookkeeping (t_book), their sums over the
+# run, and the final test error; then B / A of the medians over the runs.
+#   bench/ab.sh [--data letter|fashion-mnist] [--recipe NAME] [--iterations N]
+#               [--reps N] [--threads N] 'KEYS A' 'KEYS B'
+# KEYS: algorithm keys, ';'-separated (e.g. 'weak.subtract = false').
+# Defaults: letter, aoso-logitboost, 1000 iterations, 2 reps, 2 threads.
+# Environment: BL (the boostlab binary), FMNIST (see data-section.sh).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BL=${BL:-$ROOT/boostlab}
+DATA=letter RECIPE=aoso-logitboost IT=1000 REPS=2 THREADS=2
+die() { echo "ab.sh: $*" >&2; exit 1; }
+while (($# > 2)); do
+  case $1 in
+    --data) DATA=${2:?}; shift ;;
+    --recipe) RECIPE=${2:?}; shift ;;
+    --iterations) IT=${2:?}; shift ;;
+    --reps) REPS=${2:?}; shift ;;
+    --threads) THREADS=${2:?}; shift ;;
+    *) die "unknown option $1 (see the header of $0)" ;;
+  esac
+  shift
+done
+(($# == 2)) || die "want two key sets, A and B (see the header of $0)"
+[[ -x $BL ]] || die "$BL not built: run ./configure && make"
+section=$("$ROOT/bench/data-section.sh" "$DATA")
+TMP=$(mktemp -d /tmp/bl-ab-XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+export OMP_NUM_THREADS=$THREADS
+echo "| run | setting | median t_weak, s | median t_book, s | sum t_weak, s | sum t_book, s | test error % |"
+echo "|---|---|---|---|---|---|---|"
+for rep in $(seq "$REPS"); do
+  for ab in A B; do
+    keys=$([[ $ab == A ]] && echo "$1" || echo "$2") o=$TMP/$ab$rep
+    { printf '[experiment]\nname = ab\niterations = %s\nthreads = %s\nmax_bins = 256\n' "$IT" "$THREADS"
+      printf 'output = %s\n\n[data %s]\n%s\n\n[algorithm %s]\nrecipe = %s\n' "$o" "$DATA" "$section" "$ab" "$RECIPE"
+      tr ';' '\n' <<<"$keys" | sed 's/^ *//; /^$/d'; } >"$o.ini"
+    "$BL" run -q "$o.ini" >/dev/null
+    "$BL" results --curves -f csv -o "$o.csv" "$o" >/dev/null
+    awk -F, -v run="$rep" -v ab="$ab" -v keys="$keys" '
+      NR == 1 { for (c = 1; c <= NF; c++) col[$c] = c; next }
+      { w[++n] = $col["t_weak"]; b[n] = $col["t_book"]; sw += w[n]; sb += b[n]; e = $col["test_err"] }
+      function med(a, n,   t, i, j) { for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+                                     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+      END { printf "| %s | %s: `%s` | %.5f | %.5f | %.2f | %.2f | %.2f |\n", run, ab, keys, med(w, n), med(b, n), sw, sb, 100 * e }' "$o.csv"
+  done
+done | tee "$TMP/rows"
+awk -F'|' '{ split($3, s, ":"); k = s[1]; gsub(/ /, "", k); w[k, ++n[k]] = $4; b[k, n[k]] = $5 }
+  function med(a, k, n,   v, i, j, t) { for (i = 1; i <= n; i++) v[i] = a[k, i]
+    for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+  END { printf "\nB / A of the median t_weak over the runs: %.2f; of t_book: %.2f\n",
+        med(w, "B", n["B"]) / med(w, "A", n["A"]), med(b, "B", n["B"]) / med(b, "A", n["A"]) }' "$TMP/rows"
