@@ -316,7 +316,8 @@ static struct fbest search_bins(const struct grow *g, size_t f, const uint32_t *
 /* One-pair search of the nf <= FG features f .. f + nf - 1 over idx (seq:
  * the root), into fb[f ..]; h holds 2 FG histograms.  Short of FG, the
  * kernel's spare columns repeat the last feature into histograms that are
- * not scanned.  A constant feature (one bin) gets no candidate. */
+ * not scanned.  A constant feature (one bin) gets no candidate.  keep: the
+ * merged histograms go there (at hoff); T = NULL: only that, no scan. */
 static void search_group(struct grow *g, size_t f, size_t nf, const uint32_t *idx, size_t n,
                          int seq, const double *st, const double *T, double *h, double *Ls,
                          double *keep)
@@ -342,7 +343,8 @@ static void search_group(struct grow *g, size_t f, size_t nf, const uint32_t *id
         double *hs = keep ? keep + g->hoff[f + t] : h0; /* the merged bins */
         for (size_t q = 0; q < 4 * nb; q++)
             hs[q] = h0[q] + h1[q];
-        g->fb[f + t] = scan_bins(g, f + t, hs, 4, n, 2, T, Ls);
+        if (T)
+            g->fb[f + t] = scan_bins(g, f + t, hs, 4, n, 2, T, Ls);
     }
 }
 
@@ -447,8 +449,9 @@ static double *slot_at(const struct grow *g, int q)
     return g->slot + (size_t)q * g->slot_len;
 }
 
-/* Slots for every open node plus the one a split adds: at most J + 1 (the
- * bins of all features, 4 doubles each, per slot), made on first use. */
+/* Slots for every open node, the one a split adds and a scratch one: at
+ * most J + 2 (the bins of all features, 4 doubles each, per slot), made on
+ * first use. */
 static void slots_init(struct grow *g)
 {
     const struct bl_quantized *Q = &g->tr->Q;
@@ -459,7 +462,7 @@ static void slots_init(struct grow *g)
         off += 4 * (size_t)Q->nbins[f];
     }
     g->slot_len = off;
-    g->nslots = (g->max_nodes + 1) / 2 + 1;
+    g->nslots = (g->max_nodes + 1) / 2 + 2;
     g->slot = xmalloc(g->nslots * g->slot_len * sizeof *g->slot);
     g->slot_of = xmalloc(g->max_nodes * sizeof *g->slot_of);
     g->freeslot = xmalloc(g->nslots * sizeof *g->freeslot);
@@ -479,20 +482,20 @@ static void slot_drop(struct grow *g, uint32_t node)
     g->slot_of[node] = -1;
 }
 
-/* The larger child B of parent v, whose smaller child S was just
- * evaluated: B's histograms are v's minus S's (in v's slot, which B takes
- * over), its totals v's minus S's. */
-static void evaluate_sub(struct grow *g, uint32_t B, uint32_t v, uint32_t S)
+/* The larger child B of parent v: B's histograms are v's minus hs, those
+ * of the smaller child's examples in v's statistics (totals Ts), in v's
+ * slot, which B takes over; its totals v's minus Ts. */
+static void evaluate_sub(struct grow *g, uint32_t B, uint32_t v, const double *hs,
+                         const double *Ts)
 {
     struct gnode *nd = &g->node[B];
     const struct bl_quantized *Q = &g->tr->Q;
     size_t n = nd->hi - nd->lo, d = g->d;
     double *T = g->ntot + (size_t)B * g->s_max;
-    const double *Tv = g->ntot + (size_t)v * g->s_max, *Ts = g->ntot + (size_t)S * g->s_max;
+    const double *Tv = g->ntot + (size_t)v * g->s_max;
     T[0] = Tv[0] - Ts[0];
     T[1] = Tv[1] - Ts[1];
     double *hv = slot_at(g, g->slot_of[v]);
-    const double *hs = slot_at(g, g->slot_of[S]);
     g->slot_of[B] = g->slot_of[v];
     g->slot_of[v] = -1;
     int nt = g->nthreads < (int)d ? g->nthreads : (int)d;
@@ -519,6 +522,35 @@ static void evaluate_sub(struct grow *g, uint32_t B, uint32_t v, uint32_t S)
     pick_best(g, nd);
 }
 
+/* The histograms of node S's examples in node v's statistics (fill for v
+ * over S's examples), into slot q, not scanned; their totals into T. */
+static void build_as(struct grow *g, const struct grow_stats *gs, uint32_t S, uint32_t v, int q,
+                     double *T)
+{
+    const struct gnode *nd = &g->node[S];
+    size_t n = nd->hi - nd->lo, d = g->d;
+    const uint32_t *idx = g->order + nd->lo;
+    gs->fill(gs->ctx, v, idx, n, g->st);
+    T[0] = T[1] = 0.0;
+    for (size_t j = 0; j < n; j++) {
+        T[0] += g->st[2 * j];
+        T[1] += g->st[2 * j + 1];
+    }
+    int nt = g->nthreads < (int)d ? g->nthreads : (int)d;
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1 && n >= 256)
+#endif
+    for (long f = 0; f < (long)d; f += FG) {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        search_group(g, (size_t)f, d - (size_t)f < FG ? d - (size_t)f : FG, idx, n, 0, g->st,
+                     NULL, g->hist + (size_t)tid * g->hstride, NULL, slot_at(g, q));
+    }
+}
+
 static long choose(const struct grow *g, const struct grow_stats *gs, uint32_t node,
                    uint32_t parent, uint32_t sib)
 {
@@ -532,8 +564,10 @@ static long choose(const struct grow *g, const struct grow_stats *gs, uint32_t n
 
 /* Evaluates the children L, L + 1 of v that need it (need[0], need[1]),
  * subtracting where it can: the smaller child S from its examples, the
- * larger B as v minus S when both have v's key (S is then chosen and
- * evaluated even when it needs no split, as B's histograms need it). */
+ * larger B, when it has v's key, as v minus S's examples in v's statistics:
+ * S's own histograms when S has v's key too (S is then evaluated even when
+ * it needs no split), else built for the purpose (AOSO, when only B keeps
+ * v's pair: 2 |S| rows instead of |S| + |B|). */
 static void evaluate_children(struct grow *g, const struct grow_params *p,
                               const struct grow_stats *gs, uint32_t v, uint32_t L,
                               const int need[2], int sub)
@@ -554,9 +588,19 @@ static void evaluate_children(struct grow *g, const struct grow_params *p,
         kS = choose(g, gs, S, v, GROW_NONE);
     if (needB)
         kB = choose(g, gs, B, v, S);
-    if (needB && kS == g->key[v] && kB == g->key[v] && g->slot_of[v] >= 0) {
-        evaluate(g, S, gs, 0, slot_at(g, slot_take(g, S)));
-        evaluate_sub(g, B, v, S);
+    if (needB && kB == g->key[v] && g->slot_of[v] >= 0) {
+        if (kS == g->key[v]) {
+            evaluate(g, S, gs, 0, slot_at(g, slot_take(g, S)));
+            evaluate_sub(g, B, v, slot_at(g, g->slot_of[S]), g->ntot + (size_t)S * g->s_max);
+            return;
+        }
+        double Ts[2];
+        int q = g->freeslot[--g->nfree]; /* a scratch slot, back at once */
+        build_as(g, gs, S, v, q, Ts);
+        evaluate_sub(g, B, v, slot_at(g, q), Ts);
+        g->freeslot[g->nfree++] = q;
+        if (needS)
+            evaluate(g, S, gs, 0, slot_at(g, slot_take(g, S)));
         return;
     }
     slot_drop(g, v);
