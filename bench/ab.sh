@@ -32,6 +32,11 @@ section=$("$ROOT/bench/data-section.sh" "$DATA")
 TMP=$(mktemp -d /tmp/bl-ab-XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 export OMP_NUM_THREADS=$THREADS
+# awk: the median of a[1..n] (sorted in place)
+MED='function med(a, n,   t, i, j) {
+  for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+  return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+'
 echo "| run | setting | median t_weak, s | median t_book, s | sum t_weak, s | sum t_book, s | test error % |"
 echo "|---|---|---|---|---|---|---|"
 for rep in $(seq "$REPS"); do
@@ -42,17 +47,13 @@ for rep in $(seq "$REPS"); do
       tr ';' '\n' <<<"$keys" | sed 's/^ *//; /^$/d'; } >"$o.ini"
     "$BL" run -q "$o.ini" >/dev/null
     "$BL" results --curves -f csv -o "$o.csv" "$o" >/dev/null
-    awk -F, -v run="$rep" -v ab="$ab" -v keys="$keys" '
+    awk -F, -v run="$rep" -v ab="$ab" -v keys="$keys" "$MED"'
       NR == 1 { for (c = 1; c <= NF; c++) col[$c] = c; next }
       { w[++n] = $col["t_weak"]; b[n] = $col["t_book"]; sw += w[n]; sb += b[n]; e = $col["test_err"] }
-      function med(a, n,   t, i, j) { for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-                                     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
       END { printf "| %s | %s: `%s` | %.5f | %.5f | %.2f | %.2f | %.2f |\n", run, ab, keys, med(w, n), med(b, n), sw, sb, 100 * e }' "$o.csv"
   done
 done | tee "$TMP/rows"
-awk -F'|' '{ split($3, s, ":"); k = s[1]; gsub(/ /, "", k); w[k, ++n[k]] = $4; b[k, n[k]] = $5 }
-  function med(a, k, n,   v, i, j, t) { for (i = 1; i <= n; i++) v[i] = a[k, i]
-    for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
-    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+awk -F'|' "$MED"'{ split($3, s, ":"); k = s[1]; gsub(/ /, "", k); n[k]++
+    if (k == "A") { wa[n[k]] = $4; ba[n[k]] = $5 } else { wb[n[k]] = $4; bb[n[k]] = $5 } }
   END { printf "\nB / A of the median t_weak over the runs: %.2f; of t_book: %.2f\n",
-        med(w, "B", n["B"]) / med(w, "A", n["A"]), med(b, "B", n["B"]) / med(b, "A", n["A"]) }' "$TMP/rows"
+        med(wb, n["B"]) / med(wa, n["A"]), med(bb, n["B"]) / med(ba, n["A"]) }' "$TMP/rows"

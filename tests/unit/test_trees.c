@@ -1052,9 +1052,10 @@ Test(aoso, two_classes_pair_is_0_1)
 
 /* ---- every leaf and split against the reference -------------------------- */
 
-/* Fit cfg c on P at state S (with a trial for ABC exhaustive) and check. */
-static void fit_and_check(struct cfg *c, const struct prob *P, const struct state *S,
-                          const double *F, int splits)
+/* One fit of a fresh learner of cfg c on P at state S, scores F (with a
+ * trial for ABC exhaustive); the answer must be ok. */
+static struct answer fit_fresh(struct cfg *c, const struct prob *P, const struct state *S,
+                               const double *F)
 {
     void *L = learner(c, &test_host, &P->tr);
     struct trial T;
@@ -1064,10 +1065,18 @@ static void fit_and_check(struct cfg *c, const struct prob *P, const struct stat
     q.trial_ctx = &T;
     struct answer A = fit(c, L, &q, P);
     cr_assert(A.ok, "%s: %s", c->p->name, A.err);
-    check_forest(c, P, S, &A, splits);
-    drop(&A);
     trial_free(&T);
     cops(c)->destroy(L);
+    return A;
+}
+
+/* Fit cfg c on P at state S and check. */
+static void fit_and_check(struct cfg *c, const struct prob *P, const struct state *S,
+                          const double *F, int splits)
+{
+    struct answer A = fit_fresh(c, P, S, F);
+    check_forest(c, P, S, &A, splits);
+    drop(&A);
 }
 
 /* Random F (so every p differs), J = 8 and 20, both search modes (bins
@@ -1362,15 +1371,7 @@ Test(trees, subtract_matches_direct)
             if (j == 3)
                 cfg_choice(&c, "base", "worst");
             cfg_bool(&c, "subtract", sub);
-            struct trial T;
-            trial_init(&T, P, F, 0.1);
-            void *L = learner(&c, &test_host, &P->tr);
-            struct bl_fit_request q = request(&S);
-            q.trial_loss = trial_cb, q.trial_ctx = &T;
-            A[sub] = fit(&c, L, &q, P);
-            cr_assert(A[sub].ok, "%s", A[sub].err);
-            cops(&c)->destroy(L);
-            trial_free(&T);
+            A[sub] = fit_fresh(&c, P, &S, F);
         }
         struct pforest F0 = parse(A[0].text), F1 = parse(A[1].text);
         cr_assert_eq(F0.nt, F1.nt);
@@ -1416,15 +1417,7 @@ Test(trees, exact_equals_bins_on_exact_view)
             struct cfg c = cfg_of(learner_names[j]);
             cfg_choice(&c, "search", exact ? "exact" : "bins");
             cfg_bool(&c, "subtract", 0);
-            struct trial T;
-            trial_init(&T, P, F, 0.1);
-            void *L = learner(&c, &test_host, &P->tr);
-            struct bl_fit_request q = request(&S);
-            q.trial_loss = trial_cb, q.trial_ctx = &T;
-            A[exact] = fit(&c, L, &q, P);
-            cr_assert(A[exact].ok, "%s", A[exact].err);
-            cops(&c)->destroy(L);
-            trial_free(&T);
+            A[exact] = fit_fresh(&c, P, &S, F);
         }
         cr_assert_eq(memcmp(A[0].out, A[1].out, P->m * P->k * sizeof *A[0].out), 0,
                      "%s: bins and exact disagree", learner_names[j]);

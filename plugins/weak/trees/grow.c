@@ -397,6 +397,41 @@ static void pick_best(struct grow *g, struct gnode *nd)
         }
 }
 
+/* The statistics of node `as` over the n examples idx into st, and their
+ * totals (s values) into T. */
+static void fill_totals(struct grow *g, const struct grow_stats *gs, uint32_t as,
+                        const uint32_t *idx, size_t n, size_t s, double *T)
+{
+    gs->fill(gs->ctx, as, idx, n, g->st);
+    memset(T, 0, s * sizeof *T);
+    for (size_t j = 0; j < n; j++)
+        for (size_t q = 0; q < s; q++)
+            T[q] += g->st[s * j + q];
+}
+
+/* One-pair histograms of st over idx (seq: the root), FG features a pass,
+ * threads over the passes: kept in keep (or NULL), scanned into fb with
+ * totals T (or not, T = NULL). */
+static void group_passes(struct grow *g, const uint32_t *idx, size_t n, int seq, const double *T,
+                         double *keep)
+{
+    size_t d = g->d;
+    int nt = g->nthreads < (int)d ? g->nthreads : (int)d;
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1 && n >= 256)
+#endif
+    for (long f = 0; f < (long)d; f += FG) {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        search_group(g, (size_t)f, d - (size_t)f < FG ? d - (size_t)f : FG, idx, n, seq, g->st,
+                     T, g->hist + (size_t)tid * g->hstride,
+                     g->lsum + (size_t)tid * (g->s_max + 1), keep);
+    }
+}
+
 /* The node's best split from its examples (chosen already): fills its
  * statistics, totals and feat (or -1), thr and gain; keep (one pair, bins):
  * where its histograms are kept for its children, or NULL. */
@@ -406,35 +441,31 @@ static void evaluate(struct grow *g, uint32_t id, const struct grow_stats *gs, i
     struct gnode *nd = &g->node[id];
     size_t n = nd->hi - nd->lo, s = 2 * gs->npairs, d = g->d;
     const uint32_t *idx = g->order + nd->lo;
-    gs->fill(gs->ctx, id, idx, n, g->st);
     double *Tp = g->ntot + (size_t)id * g->s_max;
-    memset(Tp, 0, s * sizeof *Tp);
-    for (size_t j = 0; j < n; j++)
-        for (size_t q = 0; q < s; q++)
-            Tp[q] += g->st[s * j + q];
+    fill_totals(g, gs, id, idx, n, s, Tp);
+    int seq = nd->lo == 0 && n == g->m && id == 0; /* the root: order is 0..m-1 */
+    if (s == 2 && !exact) { /* one pair: features FG at a time */
+        group_passes(g, idx, n, seq, Tp, keep);
+        pick_best(g, nd);
+        return;
+    }
     if (exact)
         for (size_t j = 0; j < n; j++)
             g->where[idx[j]] = (int32_t)j;
-    int seq = nd->lo == 0 && n == g->m && id == 0; /* the root: order is 0..m-1 */
-    size_t step = s == 2 && !exact ? FG : 1; /* one pair: features FG at a time */
     int nt = g->nthreads < (int)d ? g->nthreads : (int)d;
     (void)nt;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1 && n >= 256)
 #endif
-    for (long f = 0; f < (long)d; f += (long)step) {
+    for (long f = 0; f < (long)d; f++) {
         int tid = 0;
 #ifdef _OPENMP
         tid = omp_get_thread_num();
 #endif
         double *h = g->hist + (size_t)tid * g->hstride;
         double *Ls = g->lsum + (size_t)tid * (g->s_max + 1);
-        if (step > 1)
-            search_group(g, (size_t)f, d - (size_t)f < FG ? d - (size_t)f : FG, idx, n, seq,
-                         g->st, Tp, h, Ls, keep);
-        else
-            g->fb[f] = exact ? search_sorted(g, (size_t)f, n, g->st, s, Tp, Ls)
-                             : search_bins(g, (size_t)f, idx, n, seq, g->st, s, Tp, h, Ls);
+        g->fb[f] = exact ? search_sorted(g, (size_t)f, n, g->st, s, Tp, Ls)
+                         : search_bins(g, (size_t)f, idx, n, seq, g->st, s, Tp, h, Ls);
     }
     if (exact)
         for (size_t j = 0; j < n; j++)
@@ -528,27 +559,10 @@ static void build_as(struct grow *g, const struct grow_stats *gs, uint32_t S, ui
                      double *T)
 {
     const struct gnode *nd = &g->node[S];
-    size_t n = nd->hi - nd->lo, d = g->d;
+    size_t n = nd->hi - nd->lo;
     const uint32_t *idx = g->order + nd->lo;
-    gs->fill(gs->ctx, v, idx, n, g->st);
-    T[0] = T[1] = 0.0;
-    for (size_t j = 0; j < n; j++) {
-        T[0] += g->st[2 * j];
-        T[1] += g->st[2 * j + 1];
-    }
-    int nt = g->nthreads < (int)d ? g->nthreads : (int)d;
-    (void)nt;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1 && n >= 256)
-#endif
-    for (long f = 0; f < (long)d; f += FG) {
-        int tid = 0;
-#ifdef _OPENMP
-        tid = omp_get_thread_num();
-#endif
-        search_group(g, (size_t)f, d - (size_t)f < FG ? d - (size_t)f : FG, idx, n, 0, g->st,
-                     NULL, g->hist + (size_t)tid * g->hstride, NULL, slot_at(g, q));
-    }
+    fill_totals(g, gs, v, idx, n, 2, T);
+    group_passes(g, idx, n, 0, NULL, slot_at(g, q));
 }
 
 static long choose(const struct grow *g, const struct grow_stats *gs, uint32_t node,
