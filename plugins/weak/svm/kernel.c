@@ -208,3 +208,45 @@ void kcache_stats(const struct kcache *C, size_t *hits, size_t *misses)
 {
     *hits = C->hits, *misses = C->misses;
 }
+
+struct krows {
+    const struct kern *K;
+    double *v;          /* n x n, row i valid once ok[i]  */
+    unsigned char *ok;  /* n                               */
+};
+
+struct krows *krows_new(const struct kern *K, size_t bytes)
+{
+    size_t n = K->n ? K->n : 1;
+    if (n > bytes / sizeof(double) / n)
+        return NULL;
+    struct krows *R = calloc(1, sizeof *R);
+    if (!R)
+        return NULL;
+    R->K = K;
+    R->v = malloc(n * n * sizeof *R->v);
+    R->ok = calloc(n, 1);
+    if (!R->v || !R->ok) {
+        krows_free(R);
+        return NULL;
+    }
+    return R;
+}
+
+void krows_free(struct krows *R)
+{
+    if (!R)
+        return;
+    free(R->v), free(R->ok), free(R);
+}
+
+const double *krows_row(struct krows *R, size_t i)
+{
+    double *r = R->v + i * R->K->n;
+    if (!R->ok[i]) {
+        for (size_t t = 0; t < R->K->n; t++)
+            r[t] = kern_ij(R->K, i, t);
+        R->ok[i] = 1;
+    }
+    return r;
+}

@@ -51,4 +51,15 @@ const float *kcache_row(struct kcache *C, size_t i, int nthreads);
 /* Hits and misses so far (for the debug log). */
 void kcache_stats(const struct kcache *C, size_t *hits, size_t *misses);
 
+/* Whole rows in double, each computed on first use and kept (n x n
+ * doubles, no eviction): the linear kernel's SMO on small sets, where
+ * computing x_i'x_t anew in every iteration took most of the time (ERP on
+ * vehicle: kern_ij 46 % of the run) and the float rows of kcache would
+ * change the answer.  The values are kern_ij's, bit for bit. */
+struct krows;
+/* NULL when n x n doubles do not fit in `bytes` or in memory. */
+struct krows *krows_new(const struct kern *K, size_t bytes);
+void krows_free(struct krows *R);
+const double *krows_row(struct krows *R, size_t i);
+
 #endif

@@ -57,11 +57,22 @@ static int get_row(struct st *S, size_t i, double *out)
             out[s] = (double)r[ex[act[s]]];
         return 0;
     }
+    if (P->rows) {
+        const double *r = krows_row(P->rows, ex[i]);
+        for (long s = 0; s < na; s++)
+            out[s] = r[ex[act[s]]];
+        return 0;
+    }
     /* one row per SMO iteration: a parallel region per row only pays for
-     * itself on long rows (and hurts a lot on a busy machine) */
-    int par = P->nthreads > 1 && S->na * (P->K->d + 1) >= ((size_t)1 << 21);
-    (void)par;
-#pragma omp parallel for schedule(static) num_threads(P->nthreads > 1 ? P->nthreads : 1) if (par)
+     * itself on long rows (and hurts a lot on a busy machine); entering
+     * one with if(0) still costs libgomp's team set-up, so the serial
+     * case does not go through it */
+    if (P->nthreads > 1 && S->na * (P->K->d + 1) >= ((size_t)1 << 21)) {
+#pragma omp parallel for schedule(static) num_threads(P->nthreads)
+        for (long s = 0; s < na; s++)
+            out[s] = kern_ij(P->K, ex[i], ex[act[s]]);
+        return 0;
+    }
     for (long s = 0; s < na; s++)
         out[s] = kern_ij(P->K, ex[i], ex[act[s]]);
     return 0;

@@ -29,6 +29,9 @@ struct smo_problem {
     double eps;              /* stop when max violation gap < eps          */
     long long max_iter;
     int shrinking, nthreads;
+    /* Exact double rows (the linear kernel on small sets); used when cache
+     * is NULL and this is not. */
+    struct krows *rows;
 };
 
 struct smo_info {

@@ -39,7 +39,9 @@
  * perceptron and rbf kernels.  The linear kernel (`solver = auto`) goes by
  * dual coordinate descent (common/dcd.h; see dcd_fit for why and what it
  * measured) above DCD_MIN_M examples, else (and with `solver = smo`) by
- * the same SMO computing x_i'x_t on the fly over the active variables.  Both modes then re-fit the bias
+ * the same SMO, its rows x_i'x_t kept exactly (double, kernel.h's krows)
+ * when m x m doubles fit in `cache_mb`, else computed on the fly over the
+ * active variables.  Both modes then re-fit the bias
  * exactly (best_rho).  The linear hypothesis stores w and b = -rho; kernel
  * hypotheses their support vectors (scaled), coefficients y_t beta_t and
  * rho.
@@ -102,14 +104,15 @@ static const struct bl_param_spec svm_params[P_COUNT] = {
     [P_MAX_ITER] = {"max_iter", BL_PARAM_INT, "0", 0, 1e15, NULL,
                     "SMO iteration cap; 0: max(10^7, 100 m)"},
     [P_CACHE_MB] = {"cache_mb", BL_PARAM_REAL, "200", 1, 1e6, NULL,
-                    "kernel row cache, megabytes (float rows, kept across rounds)"},
+                    "kernel row cache, megabytes, kept across rounds (float rows; the linear "
+                    "kernel's SMO keeps all m x m exact rows when they fit, else none)"},
     [P_OUTPUT] = {"output", BL_PARAM_CHOICE, "real", 0, 0, "real|sign",
                   "hypothesis output: s(x), or sign(s(x)) with 0 -> -1"},
     [P_SCALE] = {"scale", BL_PARAM_CHOICE, "minmax", 0, 0, "minmax|zscore|none",
                  "feature scaling from the training set: [-1, 1], mean 0 / sd 1, or none"},
     [P_SOLVER] = {"solver", BL_PARAM_CHOICE, "auto", 0, 0, "auto|smo",
                   "auto: dual coordinate descent for the linear kernel above 3000 examples, "
-                  "SMO otherwise; smo: SMO always (linear kernel values computed on the fly)"},
+                  "SMO otherwise; smo: SMO always"},
     [P_SHRINKING] = {"shrinking", BL_PARAM_BOOL, "true", 0, 0, NULL,
                      "LIBSVM's shrinking of the active set (same optimum, faster)"},
 };
@@ -135,6 +138,8 @@ struct svm {
     double *sq;         /* m                                       */
     struct kern K;
     struct kcache *cache;
+    struct krows *rows; /* linear kernel, SMO, m x m doubles within cache_mb */
+    int rows_tried;
     size_t *ex;
     signed char *y;
     double *p, *U, *beta, *grad, *z;
@@ -240,6 +245,7 @@ static void svm_destroy(void *self)
     if (!S)
         return;
     kcache_free(S->cache);
+    krows_free(S->rows);
     free(S->a), free(S->b), free(S->xr), free(S->sq), free(S->ex), free(S->y);
     free(S->p), free(S->U), free(S->beta), free(S->grad), free(S->z);
     free(S);
@@ -592,19 +598,23 @@ static int svm_fit(void *self, const struct bl_fit_request *req, struct bl_fit_r
     if (S->kernel == KERN_LINEAR && S->solver != SOLVER_SMO && m > DCD_MIN_M)
         return dcd_fit(S, req, res, l, margin_mode, err);
     int use_cache = S->kernel != KERN_LINEAR;
+    double bytes = S->cache_mb * 1048576.0;
+    size_t budget = bytes > (double)SIZE_MAX ? SIZE_MAX : (size_t)bytes;
     if (use_cache && !S->cache && l > 0) {
-        double bytes = S->cache_mb * 1048576.0;
-        S->cache = kcache_new(&S->K, bytes > (double)SIZE_MAX ? SIZE_MAX : (size_t)bytes);
+        S->cache = kcache_new(&S->K, budget);
         if (!S->cache) {
             snprintf(err, BL_ERR_MAX, "out of memory for the kernel cache");
             return -1;
         }
     }
+    /* linear: exact rows when they fit (else each value on the fly) */
+    if (!use_cache && !S->rows_tried && l > 0)
+        S->rows = krows_new(&S->K, budget), S->rows_tried = 1;
     long long cap = S->max_iter ? S->max_iter : 100LL * (long long)l;
     if (!S->max_iter && cap < 10000000LL)
         cap = 10000000LL;
     struct smo_problem P = {l, S->ex, S->y, S->p, S->U, &S->K, use_cache ? S->cache : NULL,
-                            S->eps, cap, S->shrinking, S->nthreads};
+                            S->eps, cap, S->shrinking, S->nthreads, S->rows};
     struct smo_info inf;
     if (smo_solve(&P, S->beta, S->grad, &inf) < 0) {
         snprintf(err, BL_ERR_MAX, "out of memory in the SMO solver");
