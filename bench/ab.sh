@@ -7,12 +7,16 @@
 # run, and the final test error; then B / A of the medians over the runs.
 #   bench/ab.sh [--data letter|fashion-mnist] [--recipe NAME] [--iterations N]
 #               [--reps N] [--threads N] 'KEYS A' 'KEYS B'
-# KEYS: algorithm keys, ';'-separated (e.g. 'weak.subtract = false').
+# KEYS: algorithm keys, ';'-separated (e.g. 'weak.subtract = false'; may
+# be empty, '', to compare two builds).
 # Defaults: letter, aoso-logitboost, 1000 iterations, 2 reps, 2 threads.
-# Environment: BL (the boostlab binary), FMNIST (see data-section.sh).
+# Environment: BL (the boostlab binary), BL_A and BL_B (A's and B's, both
+# BL by default: two builds of the same keys, e.g. before and after a
+# change), FMNIST (see data-section.sh).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BL=${BL:-$ROOT/boostlab}
+BL_A=${BL_A:-$BL} BL_B=${BL_B:-$BL}
 DATA=letter RECIPE=aoso-logitboost IT=1000 REPS=2 THREADS=2
 die() { echo "ab.sh: $*" >&2; exit 1; }
 while (($# > 2)); do
@@ -27,7 +31,9 @@ while (($# > 2)); do
   shift
 done
 (($# == 2)) || die "want two key sets, A and B (see the header of $0)"
-[[ -x $BL ]] || die "$BL not built: run ./configure && make"
+for b in "$BL_A" "$BL_B"; do
+  [[ -x $b ]] || die "$b not built: run ./configure && make"
+done
 section=$("$ROOT/bench/data-section.sh" "$DATA")
 TMP=$(mktemp -d /tmp/bl-ab-XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
@@ -42,11 +48,12 @@ echo "|---|---|---|---|---|---|---|"
 for rep in $(seq "$REPS"); do
   for ab in A B; do
     keys=$([[ $ab == A ]] && echo "$1" || echo "$2") o=$TMP/$ab$rep
+    bin=$([[ $ab == A ]] && echo "$BL_A" || echo "$BL_B")
     { printf '[experiment]\nname = ab\niterations = %s\nthreads = %s\nmax_bins = 256\n' "$IT" "$THREADS"
       printf 'output = %s\n\n[data %s]\n%s\n\n[algorithm %s]\nrecipe = %s\n' "$o" "$DATA" "$section" "$ab" "$RECIPE"
       tr ';' '\n' <<<"$keys" | sed 's/^ *//; /^$/d'; } >"$o.ini"
-    "$BL" run -q "$o.ini" >/dev/null
-    "$BL" results --curves -f csv -o "$o.csv" "$o" >/dev/null
+    "$bin" run -q "$o.ini" >/dev/null
+    "$bin" results --curves -f csv -o "$o.csv" "$o" >/dev/null
     awk -F, -v run="$rep" -v ab="$ab" -v keys="$keys" "$MED"'
       NR == 1 { for (c = 1; c <= NF; c++) col[$c] = c; next }
       { w[++n] = $col["t_weak"]; b[n] = $col["t_book"]; sw += w[n]; sb += b[n]; e = $col["test_err"] }

@@ -60,6 +60,13 @@ struct sm {
      * the engine does for tree learners, once per iteration) reuses them
      * instead of computing every exp again. */
     double *Fc, *P, *Q;
+    /* ... and of that eval, per example the shift Mc (row maximum), its
+     * class ac, and the shifted exps E (m x k, E_ia unused): the next eval
+     * reuses exp(F_ir - M) wherever F_ir and the shift are unchanged, the
+     * very same bits, so a tree that moves 2 of k scores per example (AOSO)
+     * costs 2 exps there, not k - 1. */
+    double *Mc, *E;
+    int *ac;
     size_t cm, ck;
     int valid;
     int hess_asked; /* cache only for callers that ever ask for a Hessian */
@@ -84,13 +91,26 @@ static void sm_destroy(void *self)
     free(L->Fc);
     free(L->P);
     free(L->Q);
+    free(L->Mc);
+    free(L->E);
+    free(L->ac);
     free(L);
 }
 
+/* The cache of the previous eval (struct sm), for sm_chunk: when prev is
+ * set, Fc, Mc, ac and E hold that eval's scores, shifts and exps, and are
+ * brought up to date for F as the rows are done. */
+struct sm_cache {
+    double *Fc, *Mc, *E;
+    int *ac;
+    int prev;
+};
+
 /* Examples [i0, i1), each scaled by sc: returns the sum of the values; grad
- * (when not NULL) gets sc (p - Y); P and Q (when not NULL) get p and 1 - p. */
+ * (when not NULL) gets sc (p - Y); P and Q (when not NULL, with the cache
+ * C) get p and 1 - p. */
 static double sm_chunk(const int *y, size_t k, const double *F, double *grad, double *P,
-                       double *Q, double sc, size_t i0, size_t i1)
+                       double *Q, const struct sm_cache *C, double sc, size_t i0, size_t i1)
 {
     double val = 0.0;
     for (size_t i = i0; i < i1; i++) {
@@ -103,27 +123,49 @@ static double sm_chunk(const int *y, size_t k, const double *F, double *grad, do
             M = gt ? Fi[r] : M;
         }
         double *e = P ? P + i * k : NULL; /* each exp once: kept in P's row */
-        for (size_t r = 0; r < k; r++) {
-            if (r == a)
-                continue;
-            double er = exp(Fi[r] - M);
-            S0 += er;
-            if (e)
-                e[r] = er;
+        if (e) {
+            double *Ei = C->E + i * k, *Fci = C->Fc + i * k;
+            /* the same shift as before (== on doubles: a -0 for a +0 gives
+             * the same differences' exps) */
+            int keep = C->prev && C->ac[i] == (int)a && C->Mc[i] == M;
+            for (size_t r = 0; r < k; r++) {
+                if (r == a)
+                    continue;
+                double er = keep && Fi[r] == Fci[r] ? Ei[r] : exp(Fi[r] - M);
+                S0 += er;
+                e[r] = Ei[r] = er;
+            }
+            memcpy(Fci, Fi, k * sizeof *Fi);
+            C->Mc[i] = M;
+            C->ac[i] = (int)a;
+        } else {
+            for (size_t r = 0; r < k; r++)
+                if (r != a)
+                    S0 += exp(Fi[r] - M);
         }
         double S = 1.0 + S0;
         val += (M - Fi[yi]) + log1p(S0);
-        if (!e && !grad)
-            continue;
-        for (size_t r = 0; r < k; r++) {
-            double er = r == a ? 1.0 : e ? e[r] : exp(Fi[r] - M);
-            double p = er / S, q = (r == a ? S0 : S - er) / S; /* q = 1 - p */
-            if (e) {
-                e[r] = p;
-                Q[i * k + r] = q;
+        if (e) { /* branch-free, so that it vectorises: two divisions a class */
+            double *Qi = Q + i * k;
+            e[a] = 1.0;
+#pragma omp simd
+            for (size_t r = 0; r < k; r++) {
+                double er = e[r];
+                e[r] = er / S;
+                Qi[r] = (r == a ? S0 : S - er) / S; /* q = 1 - p */
             }
-            if (grad)
+            if (grad) {
+                double *gi = grad + i * k;
+#pragma omp simd
+                for (size_t r = 0; r < k; r++)
+                    gi[r] = sc * (r == yi ? -Qi[r] : e[r]);
+            }
+        } else if (grad) {
+            for (size_t r = 0; r < k; r++) {
+                double er = r == a ? 1.0 : exp(Fi[r] - M);
+                double p = er / S, q = (r == a ? S0 : S - er) / S;
                 grad[i * k + r] = sc * (r == yi ? -q : p);
+            }
         }
     }
     return sc * val;
@@ -134,13 +176,15 @@ struct sm_rows_ctx {
     const int *y;
     size_t k;
     const double *F;
-    double *grad, *P, *Q, arg;
+    double *grad, *P, *Q;
+    const struct sm_cache *C;
+    double arg;
 };
 
 static double sm_rows(void *ctx, size_t i0, size_t i1)
 {
     const struct sm_rows_ctx *c = ctx;
-    return sm_chunk(c->y, c->k, c->F, c->grad, c->P, c->Q, c->arg, i0, i1);
+    return sm_chunk(c->y, c->k, c->F, c->grad, c->P, c->Q, c->C, c->arg, i0, i1);
 }
 
 static double scale_of(const struct sm *L, size_t m)
@@ -156,23 +200,27 @@ static double sm_pass(struct sm *L, const int *y, size_t m, size_t k, const doub
     if (m == 0 || k == 0)
         return 0.0;
     if (probs && (L->cm != m || L->ck != k)) {
-        free(L->Fc), free(L->P), free(L->Q);
+        free(L->Fc), free(L->P), free(L->Q), free(L->Mc), free(L->E), free(L->ac);
         L->Fc = malloc(m * k * sizeof *L->Fc);
         L->P = malloc(m * k * sizeof *L->P);
         L->Q = malloc(m * k * sizeof *L->Q);
+        L->E = malloc(m * k * sizeof *L->E);
+        L->Mc = malloc(m * sizeof *L->Mc);
+        L->ac = malloc(m * sizeof *L->ac);
         L->cm = m, L->ck = k, L->valid = 0;
-        if (!L->Fc || !L->P || !L->Q) {
+        if (!L->Fc || !L->P || !L->Q || !L->E || !L->Mc || !L->ac) {
             fputs("softmax: out of memory\n", stderr);
             abort();
         }
     }
-    struct sm_rows_ctx ctx = {y, k, F, grad, probs ? L->P : NULL, probs ? L->Q : NULL,
+    struct sm_cache C = {L->Fc, L->Mc, L->E, L->ac, L->valid};
+    struct sm_rows_ctx ctx = {y, k, F, grad, probs ? L->P : NULL, probs ? L->Q : NULL, &C,
                               scale_of(L, m)};
+    if (probs)
+        L->valid = 0; /* until every row is done */
     double v = bl_chunked_sum(m, L->nthreads, sm_rows, &ctx);
-    if (probs) {
-        memcpy(L->Fc, F, m * k * sizeof *F);
-        L->valid = 1;
-    }
+    if (probs)
+        L->valid = 1; /* Fc, Mc, ac, E and P, Q are those of F now */
     return v;
 }
 
@@ -203,7 +251,7 @@ static int sm_hessian(void *self, const int *y, size_t m, size_t k, const double
     const double *P = L->P, *Q = L->Q;
     /* elementwise: any thread count gives the same numbers */
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(L->nthreads) if (L->nthreads > 1 && n >= 65536)
+#pragma omp parallel for simd schedule(static) num_threads(L->nthreads) if (L->nthreads > 1 && n >= 65536)
 #endif
     for (size_t j = 0; j < n; j++) {
         out[j] = sc * (P[j] * Q[j]);

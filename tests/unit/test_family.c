@@ -1626,3 +1626,47 @@ Test(softmax, rank1_thread_independent)
     A.ops->destroy(A.self);
     B.ops->destroy(B.self);
 }
+
+/* softmax keeps each eval's shifted exps and reuses those whose score and
+ * row shift did not change (AOSO moves 2 of k scores per example): a run
+ * of evals on one instance, each moving a few scores (some rows' maximum
+ * among them, some by -0 for +0), gives the value, gradient and both
+ * Hessian forms of a fresh instance bit for bit, with 1 and 4 threads. */
+Test(softmax, kept_exps_exact)
+{
+    const struct bl_host *hosts[2] = {&test_host, &host4};
+    for (int h = 0; h < 2; h++) {
+        struct lossinst A = open_loss_host("plugins/loss/softmax", "softmax", NULL, 0, hosts[h]);
+        size_t m = 5000, k = 9, n = m * k;
+        int *y = malloc(m * sizeof *y);
+        double *F = malloc(n * sizeof *F), *ga = malloc(n * sizeof *ga), *gb = malloc(n * sizeof *gb);
+        double *ha = malloc(2 * n * sizeof *ha), *hb = malloc(2 * n * sizeof *hb);
+        rng_seed(44 + (uint64_t)h);
+        random_problem(m, k, 3.0, y, F);
+        cr_assert_eq(A.ops->hessian(A.self, y, m, k, F, BL_HESS_DIAG_RANK1, ha), 0); /* caches on */
+        for (int step = 0; step < 6; step++) {
+            for (size_t i = 0; i < m; i++) {
+                double *Fi = F + i * k;
+                size_t r = (size_t)(urand() * (double)k) % k, s = (r + 1 + i % (k - 1)) % k;
+                if (i % 3 == 0)
+                    continue; /* a row left alone */
+                Fi[r] += i % 5 == 0 ? 4.0 : 0.1 * (urand() - 0.5); /* may become the max */
+                Fi[s] -= 0.1 * urand();
+                if (i % 7 == 0)
+                    Fi[(s + 1) % k] = Fi[(s + 1) % k] == 0.0 ? -0.0 : Fi[(s + 1) % k];
+            }
+            if (step == 2)
+                F[0] = 0.0, F[1] = -0.0; /* signed zeros as scores */
+            struct lossinst B = open_loss_host("plugins/loss/softmax", "softmax", NULL, 0, hosts[h]);
+            cr_assert_eq(B.ops->hessian(B.self, y, m, k, F, BL_HESS_DIAG_RANK1, hb), 0);
+            double va = A.ops->eval(A.self, y, m, k, F, ga), vb = B.ops->eval(B.self, y, m, k, F, gb);
+            cr_assert_eq(memcmp(&va, &vb, sizeof va), 0, "step %d: value %.17g, fresh %.17g", step, va, vb);
+            cr_assert_eq(memcmp(ga, gb, n * sizeof *ga), 0, "step %d: gradients differ", step);
+            cr_assert_eq(A.ops->hessian(A.self, y, m, k, F, BL_HESS_DIAG_RANK1, ha), 0);
+            cr_assert_eq(memcmp(ha, hb, 2 * n * sizeof *ha), 0, "step %d: Hessians differ", step);
+            B.ops->destroy(B.self);
+        }
+        free(y), free(F), free(ga), free(gb), free(ha), free(hb);
+        A.ops->destroy(A.self);
+    }
+}
