@@ -40,6 +40,8 @@
 #include <boostlab/boostlab.h>
 #include <boostlab/parallel.h>
 
+#include "../common/clones.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,7 +111,7 @@ struct sm_cache {
 /* Examples [i0, i1), each scaled by sc: returns the sum of the values; grad
  * (when not NULL) gets sc (p - Y); P and Q (when not NULL, with the cache
  * C) get p and 1 - p. */
-static double sm_chunk(const int *y, size_t k, const double *F, double *grad, double *P,
+BL_CLONES static double sm_chunk(const int *y, size_t k, const double *F, double *grad, double *P,
                        double *Q, const struct sm_cache *C, double sc, size_t i0, size_t i1)
 {
     double val = 0.0;
@@ -149,16 +151,18 @@ static double sm_chunk(const int *y, size_t k, const double *F, double *grad, do
             double *Qi = Q + i * k;
             e[a] = 1.0;
 #pragma omp simd
-            for (size_t r = 0; r < k; r++) {
-                double er = e[r];
+            for (size_t r = 0; r < k; r++) { /* both arms computed: selects */
+                double er = e[r], d = S - er;
                 e[r] = er / S;
-                Qi[r] = (r == a ? S0 : S - er) / S; /* q = 1 - p */
+                Qi[r] = (r == a ? S0 : d) / S; /* q = 1 - p */
             }
             if (grad) {
                 double *gi = grad + i * k;
 #pragma omp simd
-                for (size_t r = 0; r < k; r++)
-                    gi[r] = sc * (r == yi ? -Qi[r] : e[r]);
+                for (size_t r = 0; r < k; r++) {
+                    double p = e[r], mq = -Qi[r];
+                    gi[r] = sc * (r == yi ? mq : p);
+                }
             }
         } else if (grad) {
             for (size_t r = 0; r < k; r++) {

@@ -12,6 +12,7 @@
  * bit-identical; only sibling subtraction (grow.h) changes sums.
  */
 #include "grow.h"
+#include "../../common/clones.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -189,14 +190,6 @@ static inline double split_gain(const double *L, const double *T, size_t s)
  * 16 histograms of 8 KB do not stay in L1.) */
 typedef double v4d __attribute__((vector_size(32)));
 
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones) && !defined(__clang__)
-#define BL_CLONES __attribute__((target_clones("avx2", "default")))
-#endif
-#endif
-#ifndef BL_CLONES
-#define BL_CLONES
-#endif
 
 #define ROW_SEQ(j) (j)
 #define ROW_IDX(j) idx[j]
