@@ -17,6 +17,9 @@
  * has been asked for, the probabilities of each eval with a gradient are
  * kept, so the Hessian at that same F (the engine's order for tree learners)
  * costs no exp; callers that never ask (solvers' line searches) pay nothing.
+ * The shifted exps are kept too: the next eval computes exp only where a
+ * score or its row's shift changed (an AOSO tree moves 2 of k scores per
+ * example), with the same bits as computing them all.
  *
  * Stability: per example the log-sum-exp is shifted by the row maximum
  * F_ia (a = first argmax), e_r = exp(F_ir - F_ia) <= 1 with e_a = 1, and
