@@ -849,6 +849,7 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
     cv->test_err0 = mt ? bl_error_rate(r.Ft, yt, mt, k) : NAN;
     for (int it = 0; it < T; it++) {
         double t0 = bl_seconds();
+#pragma omp parallel for schedule(static) if (ms >= 65536)
         for (size_t j = 0; j < ms; j++)
             r.G[j] = -r.grad[j];
         const double *Gfit = r.G, *P = NULL;

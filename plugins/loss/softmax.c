@@ -238,6 +238,20 @@ static double sm_eval(void *self, const int *y, size_t m, size_t k, const double
     return sm_pass(L, y, m, k, F, grad, grad != NULL && L->hess_asked);
 }
 
+/* a and b hold the same n doubles, bit for bit (memcmp, rows of them split
+ * between the threads). */
+static int same_doubles(const double *a, const double *b, size_t n, int nthreads)
+{
+    int diff = 0;
+    (void)nthreads;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthreads) reduction(| : diff) if (nthreads > 1 && n >= 65536)
+#endif
+    for (size_t j = 0; j < n; j += 4096)
+        diff |= memcmp(a + j, b + j, (n - j < 4096 ? n - j : 4096) * sizeof *a) != 0;
+    return !diff;
+}
+
 /* Exact diagonal p (1 - p), with 1 - p computed without cancellation, and
  * in the rank-one form also u = p (off-diagonals -p_r p_s), both times the
  * normalisation. */
@@ -251,7 +265,7 @@ static int sm_hessian(void *self, const int *y, size_t m, size_t k, const double
         return 0;
     L->hess_asked = 1;
     size_t n = m * k;
-    if (!(L->valid && L->cm == m && L->ck == k && !memcmp(F, L->Fc, n * sizeof *F)))
+    if (!(L->valid && L->cm == m && L->ck == k && same_doubles(F, L->Fc, n, L->nthreads)))
         sm_pass(L, y, m, k, F, NULL, 1);
     double sc = scale_of(L, m), su = sqrt(sc);
     int rank1 = form == BL_HESS_DIAG_RANK1;

@@ -1627,6 +1627,31 @@ Test(softmax, rank1_thread_independent)
     B.ops->destroy(B.self);
 }
 
+/* softmax's Hessian reuses its last pass only for the very same F: one
+ * score changed anywhere in a large F (the threads compare chunks of it),
+ * and the Hessian is a fresh instance's, bit for bit. */
+Test(softmax, hessian_sees_any_change)
+{
+    struct lossinst A = open_loss_host("plugins/loss/softmax", "softmax", NULL, 0, &host4);
+    size_t m = 20000, k = 5, n = m * k; /* n > the parallel compare's 65536 */
+    int *y = malloc(m * sizeof *y);
+    double *F = malloc(n * sizeof *F), *ha = malloc(2 * n * sizeof *ha), *hb = malloc(2 * n * sizeof *hb);
+    rng_seed(47);
+    random_problem(m, k, 3.0, y, F);
+    A.ops->hessian(A.self, y, m, k, F, BL_HESS_DIAG_RANK1, ha);
+    const size_t at[] = {0, n / 2 + 1, n - 1};
+    for (size_t a = 0; a < 3; a++) {
+        F[at[a]] += 0.25;
+        struct lossinst B = open_loss_host("plugins/loss/softmax", "softmax", NULL, 0, &host4);
+        A.ops->hessian(A.self, y, m, k, F, BL_HESS_DIAG_RANK1, ha);
+        B.ops->hessian(B.self, y, m, k, F, BL_HESS_DIAG_RANK1, hb);
+        cr_assert_eq(memcmp(ha, hb, 2 * n * sizeof *ha), 0, "F[%zu] changed, Hessian kept", at[a]);
+        B.ops->destroy(B.self);
+    }
+    free(y), free(F), free(ha), free(hb);
+    A.ops->destroy(A.self);
+}
+
 /* softmax keeps each eval's shifted exps and reuses those whose score and
  * row shift did not change (AOSO moves 2 of k scores per example): a run
  * of evals on one instance, each moving a few scores (some rows' maximum

@@ -1269,25 +1269,26 @@ Test(trees, max_step_clamps_leaves)
     free_prob(P);
 }
 
-/* 1 and 2 (and 3) threads: bitwise the same outputs, edge and text, for
- * every learner and both searches (bins with and without subtraction);
- * refitting the same learner too. */
-Test(trees, thread_independent)
+/* 1 to max_th threads: bitwise the same outputs, edge and text, for every
+ * learner and the searches modes[0..nmodes) (0: bins with subtraction, 1:
+ * bins, 2: exact); refitting the same learner too. */
+static void check_threads(size_t m, size_t d, const int *modes, int nmodes, int max_th)
 {
-    struct prob *P = make_prob(3000, 12, 5, 64, 0.05, 31);
+    struct prob *P = make_prob(m, d, 5, 64, 0.05, 31);
     double *F = random_F(P->m, P->k, 2.0);
     struct lossx Lo = loss_open("softmax", 0);
     struct state S = state_new(P->m, P->k);
     state_at(&S, Lo, P->y, F);
     loss_close(Lo);
     for (size_t j = 0; j < 4; j++)
-        for (int mode = 0; mode < 3; mode++) {
+        for (int u = 0; u < nmodes; u++) {
+            int mode = modes[u];
             struct cfg c = cfg_of(learner_names[j]);
             cfg_choice(&c, "search", mode == 2 ? "exact" : "bins");
             cfg_bool(&c, "subtract", mode == 0);
             struct answer ref;
             memset(&ref, 0, sizeof ref);
-            for (int th = 1; th <= 3; th++) {
+            for (int th = 1; th <= max_th; th++) {
                 struct bl_host host = test_host;
                 host.threads = th;
                 void *L = learner(&c, &host, &P->tr);
@@ -1317,6 +1318,21 @@ Test(trees, thread_independent)
     state_free(&S);
     free(F);
     free_prob(P);
+}
+
+Test(trees, thread_independent)
+{
+    static const int modes[] = {0, 1, 2};
+    check_threads(3000, 12, modes, 3, 3);
+}
+
+/* Nodes above learners.c's TL_PAR_ROWS (4096) examples: their row loops
+ * (statistics, leaves, zeroing) run on the threads,
+ * the smaller nodes' on one. */
+Test(trees, thread_independent_large_nodes)
+{
+    static const int modes[] = {0, 1};
+    check_threads(4500, 4, modes, 2, 2);
 }
 
 /* A learner keeps no state between fits: fit(q1), fit(q2), fit(q1) gives

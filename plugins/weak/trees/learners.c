@@ -8,6 +8,7 @@
  * loss decrease A^2 / 2B (eqs. 27-30).
  */
 #include "learners.h"
+#include "../../common/clones.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -38,7 +39,13 @@ struct tl {
     uint32_t *rowent;    /* AOSO: each example's leaf's first entry ...    */
     int rowent_ok;       /* ... and every leaf has two (its pair)          */
     int hu_nonneg;       /* this tree's Hu >= 0 everywhere (select_pair)   */
+    int *lr, *ls;        /* emit_tree: each leaf's pair (s < 0: none) ...  */
+    uint32_t *lfirst;    /* ... and its first entry                        */
 };
+
+/* Row loops below this size stay on one thread: a parallel region costs
+ * more than the work it would split. */
+#define TL_PAR_ROWS 4096
 
 static void *xcalloc(size_t n, size_t sz)
 {
@@ -73,6 +80,9 @@ struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthrea
     L->hassum = xcalloc(nodes, sizeof *L->hassum);
     if (o->kind == TL_AOSO)
         L->rowent = xcalloc(L->m, sizeof *L->rowent);
+    L->lr = xcalloc(nodes, sizeof *L->lr);
+    L->ls = xcalloc(nodes, sizeof *L->ls);
+    L->lfirst = xcalloc(nodes, sizeof *L->lfirst);
     return L;
 }
 
@@ -92,6 +102,9 @@ void tl_free(struct tl *L)
     free(L->out2);
     free(L->acc);
     free(L->rowent);
+    free(L->lr);
+    free(L->ls);
+    free(L->lfirst);
     free(L);
 }
 
@@ -109,6 +122,33 @@ static inline void pair_ab(const struct tl *L, size_t i, int r, int s, double *a
     *b = H[r] + H[s] + 2.0 * U[r] * U[s];
 }
 
+/* a[q] += G_iq (and b[q] += H_iq with H) for q in [q0, q1) over the rows
+ * idx[0..n), in row order: one chain of additions per class, so the
+ * vectorised copy (across classes) gives the same bits. */
+static BL_CLONES void add_rows(double *restrict a, double *restrict b, const double *restrict G,
+                               const double *restrict H, const uint32_t *idx, size_t n, size_t k,
+                               size_t q0, size_t q1)
+{
+    size_t w = q1 - q0;
+    a += q0;
+    b += q0;
+    for (size_t j = 0; j < n; j++) {
+        const double *g = G + (size_t)idx[j] * k + q0;
+        if (!H) {
+#pragma omp simd
+            for (size_t q = 0; q < w; q++)
+                a[q] += g[q];
+            continue;
+        }
+        const double *h = H + (size_t)idx[j] * k + q0;
+#pragma omp simd
+        for (size_t q = 0; q < w; q++) {
+            a[q] += g[q];
+            b[q] += h[q];
+        }
+    }
+}
+
 /* Class sums over a node's examples: gsum_q = sum_j G_q and, with hess,
  * ssum_q = sum_j H_q.  Threads take disjoint ranges of classes and each sums
  * its classes over the examples in order, so every sum is added in the same
@@ -117,7 +157,7 @@ static void class_sums(struct tl *L, const uint32_t *idx, size_t n, int hess, do
                        double *ssum)
 {
     size_t k = L->k;
-    const double *G = L->req->G, *H = L->req->H;
+    const double *G = L->req->G, *H = hess ? L->req->H : NULL;
     int nt = L->nthreads < (int)k ? L->nthreads : (int)k;
     (void)nt;
 #ifdef _OPENMP
@@ -134,18 +174,7 @@ static void class_sums(struct tl *L, const uint32_t *idx, size_t n, int hess, do
         double *a = L->acc + (2 * k + 8) * (size_t)t, *b = a + k;
         for (size_t q = q0; q < q1; q++)
             a[q] = b[q] = 0.0;
-        for (size_t j = 0; j < n; j++) {
-            size_t i = (size_t)idx[j] * k;
-            if (!hess) {
-                for (size_t q = q0; q < q1; q++)
-                    a[q] += G[i + q];
-            } else {
-                for (size_t q = q0; q < q1; q++) {
-                    a[q] += G[i + q];
-                    b[q] += H[i + q];
-                }
-            }
-        }
+        add_rows(a, b, G, H, idx, n, k, q0, q1);
         for (size_t q = q0; q < q1; q++) {
             gsum[q] = a[q];
             if (hess)
@@ -232,6 +261,9 @@ static void select_pair(struct tl *L, const uint32_t *idx, size_t n, const doubl
 static void fill_pair(struct tl *L, const uint32_t *idx, size_t n, double *st, int r, int s)
 {
     int mart = L->o.gradient_split;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(L->nthreads) if (L->nthreads > 1 && n >= TL_PAR_ROWS)
+#endif
     for (size_t j = 0; j < n; j++) {
         pair_ab(L, idx[j], r, s, &st[2 * j], &st[2 * j + 1]);
         if (mart)
@@ -284,6 +316,9 @@ static void fill_diag(void *ctx, uint32_t node, const uint32_t *idx, size_t n, d
     struct tl *L = ctx;
     (void)node;
     size_t k = L->k;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(L->nthreads) if (L->nthreads > 1 && n >= TL_PAR_ROWS)
+#endif
     for (size_t j = 0; j < n; j++) {
         const double *g = L->req->G + (size_t)idx[j] * k, *h = L->req->H + (size_t)idx[j] * k;
         for (size_t q = 0; q < k; q++) {
@@ -315,8 +350,59 @@ static double leaf_value(const struct tl *L, const uint32_t *idx, size_t n, int 
     return clamp(A / B, L->o.max_step);
 }
 
+/* The pair (r, s) of leaf q, whose examples are idx[0..n): AOSO's chosen
+ * pair (the root's with fixed_pair), else chosen now; the class (and base)
+ * of a per-class or ABC tree.  s < 0: one class. */
+static void leaf_pair(struct tl *L, size_t q, size_t nn, const uint32_t *idx, size_t n, int *r,
+                      int *s)
+{
+    if (L->o.kind != TL_AOSO) {
+        *r = L->cls;
+        *s = L->o.kind == TL_ABC ? L->base : -1;
+        return;
+    }
+    size_t from = L->chosen[q] ? q : L->o.fixed_pair && L->chosen[0] ? 0 : nn;
+    if (from < nn) {
+        *r = L->pr[from];
+        *s = L->ps[from];
+        return;
+    }
+    class_sums(L, idx, n, !L->o.first_order, L->gsum, L->ssum);
+    select_pair(L, idx, n, L->gsum, L->ssum, r, s);
+}
+
+/* Leaf q's entries (from L->lfirst[q]) and its outputs on its examples,
+ * added to out.  Leaves own disjoint examples, entries and rows of out. */
+static void emit_leaf(struct tl *L, struct tree *t, size_t q, const uint32_t *idx, size_t n,
+                      double *out)
+{
+    size_t k = L->k;
+    uint32_t first = L->lfirst[q], ne = first;
+    if (L->o.kind == TL_DIAG) {
+        for (size_t c = 0; c < k; c++)
+            t->ent[ne++] = (struct tentry){(uint32_t)c, leaf_value(L, idx, n, (int)c, -1)};
+    } else {
+        int r = L->lr[q], s = L->ls[q];
+        double v = leaf_value(L, idx, n, r, s);
+        if (L->o.kind == TL_CLASS && L->o.kscale)
+            v *= (double)(k - 1) / (double)k;
+        t->ent[ne++] = (struct tentry){(uint32_t)r, v};
+        if (s >= 0)
+            t->ent[ne++] = (struct tentry){(uint32_t)s, -v};
+    }
+    for (size_t j = 0; j < n; j++)
+        for (uint32_t e = first; e < ne; e++)
+            out[(size_t)idx[j] * k + t->ent[e].cls] += t->ent[e].v;
+    if (L->rowent)
+        for (size_t j = 0; j < n; j++)
+            L->rowent[idx[j]] = first;
+}
+
 /* The tree of the grower's current shape with this learner's leaf values,
- * appended to f; its outputs on the training examples are added to out. */
+ * appended to f; its outputs on the training examples are added to out.
+ * The leaves' pairs and entry slots first, in node order; then their values
+ * and outputs, leaves in parallel (each value one thread's sum in example
+ * order: the same bits on any number of threads). */
 static void emit_tree(struct tl *L, struct forest *f, size_t nn, double *out)
 {
     const struct gnode *gn = grow_nodes(L->g);
@@ -325,60 +411,49 @@ static void emit_tree(struct tl *L, struct forest *f, size_t nn, double *out)
     struct tree *t = forest_add(f, (uint32_t)nn, (uint32_t)(nn * per));
     uint32_t ne = 0;
     for (size_t q = 0; q < nn; q++) {
-        struct tnode *tn = &t->node[q];
         if (gn[q].feat >= 0) {
-            *tn = (struct tnode){gn[q].feat, gn[q].thr, gn[q].left, gn[q].right};
+            t->node[q] = (struct tnode){gn[q].feat, gn[q].thr, gn[q].left, gn[q].right};
             continue;
         }
-        const uint32_t *idx = order + gn[q].lo;
-        size_t n = gn[q].hi - gn[q].lo;
-        uint32_t first = ne;
-        if (L->o.kind == TL_DIAG) {
-            for (size_t c = 0; c < k; c++) {
-                double v = leaf_value(L, idx, n, (int)c, -1);
-                t->ent[ne++] = (struct tentry){(uint32_t)c, v};
-            }
-        } else {
-            int r, s;
-            if (L->o.kind == TL_AOSO) {
-                size_t from = L->chosen[q] ? q : L->o.fixed_pair && L->chosen[0] ? 0 : nn;
-                if (from < nn) {
-                    r = L->pr[from];
-                    s = L->ps[from];
-                } else {
-                    class_sums(L, idx, n, !L->o.first_order, L->gsum, L->ssum);
-                    select_pair(L, idx, n, L->gsum, L->ssum, &r, &s);
-                }
-            } else {
-                r = L->cls;
-                s = L->o.kind == TL_ABC ? L->base : -1;
-            }
-            double v = leaf_value(L, idx, n, r, s);
-            if (L->o.kind == TL_CLASS && L->o.kscale)
-                v *= (double)(k - 1) / (double)k;
-            t->ent[ne++] = (struct tentry){(uint32_t)r, v};
-            if (s >= 0)
-                t->ent[ne++] = (struct tentry){(uint32_t)s, -v};
+        uint32_t cnt = (uint32_t)k;
+        if (L->o.kind != TL_DIAG) {
+            leaf_pair(L, q, nn, order + gn[q].lo, gn[q].hi - gn[q].lo, &L->lr[q], &L->ls[q]);
+            cnt = L->ls[q] >= 0 ? 2 : 1;
         }
-        *tn = (struct tnode){-1, 0.0f, first, ne - first};
-        for (size_t j = 0; j < n; j++)
-            for (uint32_t e = first; e < ne; e++)
-                out[(size_t)idx[j] * k + t->ent[e].cls] += t->ent[e].v;
-        if (L->o.kind == TL_AOSO && ne - first != 2)
+        if (L->o.kind == TL_AOSO && cnt != 2)
             L->rowent_ok = 0; /* a one-class leaf: aoso_edge cannot serve */
-        if (L->o.kind == TL_AOSO)
-            for (size_t j = 0; j < n; j++)
-                L->rowent[idx[j]] = first;
+        L->lfirst[q] = ne;
+        t->node[q] = (struct tnode){-1, 0.0f, ne, cnt};
+        ne += cnt;
     }
     t->nent = ne;
+    int par = L->nthreads > 1 && nn > 1 && L->m >= TL_PAR_ROWS;
+    (void)par;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(L->nthreads) if (par)
+#endif
+    for (long q = 0; q < (long)nn; q++)
+        if (gn[q].feat < 0)
+            emit_leaf(L, t, (size_t)q, order + gn[q].lo, gn[q].hi - gn[q].lo, out);
 }
 
 /* ---- one iteration --------------------------------------------------------- */
 
+/* out (m x k) = 0, rows split between the threads. */
+static void zero_rows(const struct tl *L, double *out)
+{
+    size_t m = L->m, k = L->k;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(L->nthreads) if (L->nthreads > 1 && m >= TL_PAR_ROWS)
+#endif
+    for (size_t i = 0; i < m; i += 256)
+        memset(out + i * k, 0, (m - i < 256 ? m - i : 256) * k * sizeof *out);
+}
+
 /* ABC's k - 1 trees against base b into f and out (zeroed first). */
 static void abc_trees(struct tl *L, int b, struct forest *f, double *out)
 {
-    memset(out, 0, L->m * L->k * sizeof *out);
+    zero_rows(L, out);
     L->base = b;
     struct grow_stats gs = {1, NULL, fill_scalar, L};
     for (size_t c = 0; c < L->k; c++) {
@@ -446,7 +521,7 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     }
     L->req = req;
     struct forest *f = forest_new(k);
-    memset(res->out, 0, m * k * sizeof *res->out);
+    zero_rows(L, res->out);
     switch (L->o.kind) {
     case TL_AOSO: {
         struct grow_stats gs = {1, choose_aoso, fill_aoso, L};
