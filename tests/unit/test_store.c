@@ -749,16 +749,22 @@ Test(store, survives_kill_during_commits, .timeout = 120)
             crash_writer(fd[1], round * 100000);
         }
         close(fd[1]);
-        usleep((useconds_t)(20000 + rand() % 200000));
+        /* the kill comes at a random time after the writer's first commit,
+         * however slow the machine (valgrind, a loaded CI runner) */
+        int first;
+        cr_assert_eq(read(fd[0], &first, sizeof first), (ssize_t)sizeof first,
+                     "the writer stopped before its first commit");
+        usleep((useconds_t)(rand() % 200000));
         kill(pid, SIGKILL);
         int status;
         cr_assert_eq(waitpid(pid, &status, 0), pid);
         cr_assert(WIFSIGNALED(status), "the writer failed (exit %d)", WEXITSTATUS(status));
 
         bl_store *s = open_store();
-        int r;
+        int r = first, have = 1;
         bl_error err;
-        while (read(fd[0], &r, sizeof r) == sizeof r) {
+        while (have || read(fd[0], &r, sizeof r) == sizeof r) {
+            have = 0;
             /* every commit the writer finished is there, whole */
             bl_run_key k = key_of("crash", "d", "a", r);
             bl_store_row row;
