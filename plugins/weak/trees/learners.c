@@ -39,8 +39,6 @@ struct tl {
     uint32_t *rowent;    /* AOSO: each example's leaf's first entry ...    */
     int rowent_ok;       /* ... and every leaf has two (its pair)          */
     int hu_nonneg;       /* this tree's Hu >= 0 everywhere (select_pair)   */
-    int *lr, *ls;        /* emit_tree: each leaf's pair (s < 0: none) ...  */
-    uint32_t *lfirst;    /* ... and its first entry                        */
 };
 
 /* Row loops below this size stay on one thread: a parallel region costs
@@ -80,9 +78,6 @@ struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthrea
     L->hassum = xcalloc(nodes, sizeof *L->hassum);
     if (o->kind == TL_AOSO)
         L->rowent = xcalloc(L->m, sizeof *L->rowent);
-    L->lr = xcalloc(nodes, sizeof *L->lr);
-    L->ls = xcalloc(nodes, sizeof *L->ls);
-    L->lfirst = xcalloc(nodes, sizeof *L->lfirst);
     return L;
 }
 
@@ -102,9 +97,6 @@ void tl_free(struct tl *L)
     free(L->out2);
     free(L->acc);
     free(L->rowent);
-    free(L->lr);
-    free(L->ls);
-    free(L->lfirst);
     free(L);
 }
 
@@ -371,24 +363,26 @@ static void leaf_pair(struct tl *L, size_t q, size_t nn, const uint32_t *idx, si
     select_pair(L, idx, n, L->gsum, L->ssum, r, s);
 }
 
-/* Leaf q's entries (from L->lfirst[q]) and its outputs on its examples,
- * added to out.  Leaves own disjoint examples, entries and rows of out. */
+/* The values of leaf q's entries, whose classes emit_tree set, and its
+ * outputs on its examples, added to out.  Leaves own disjoint examples,
+ * entries and rows of out. */
 static void emit_leaf(struct tl *L, struct tree *t, size_t q, const uint32_t *idx, size_t n,
                       double *out)
 {
     size_t k = L->k;
-    uint32_t first = L->lfirst[q], ne = first;
+    uint32_t first = t->node[q].a, ne = first + t->node[q].b;
+    struct tentry *e0 = t->ent + first;
     if (L->o.kind == TL_DIAG) {
         for (size_t c = 0; c < k; c++)
-            t->ent[ne++] = (struct tentry){(uint32_t)c, leaf_value(L, idx, n, (int)c, -1)};
+            e0[c].v = leaf_value(L, idx, n, (int)c, -1);
     } else {
-        int r = L->lr[q], s = L->ls[q];
-        double v = leaf_value(L, idx, n, r, s);
+        int two = ne - first == 2;
+        double v = leaf_value(L, idx, n, (int)e0[0].cls, two ? (int)e0[1].cls : -1);
         if (L->o.kind == TL_CLASS && L->o.kscale)
             v *= (double)(k - 1) / (double)k;
-        t->ent[ne++] = (struct tentry){(uint32_t)r, v};
-        if (s >= 0)
-            t->ent[ne++] = (struct tentry){(uint32_t)s, -v};
+        e0[0].v = v;
+        if (two)
+            e0[1].v = -v;
     }
     for (size_t j = 0; j < n; j++)
         for (uint32_t e = first; e < ne; e++)
@@ -400,9 +394,9 @@ static void emit_leaf(struct tl *L, struct tree *t, size_t q, const uint32_t *id
 
 /* The tree of the grower's current shape with this learner's leaf values,
  * appended to f; its outputs on the training examples are added to out.
- * The leaves' pairs and entry slots first, in node order; then their values
- * and outputs, leaves in parallel (each value one thread's sum in example
- * order: the same bits on any number of threads). */
+ * The leaves' entries and their classes first, in node order; then their
+ * values and outputs, leaves in parallel (each value one thread's sum in
+ * example order: the same bits on any number of threads). */
 static void emit_tree(struct tl *L, struct forest *f, size_t nn, double *out)
 {
     const struct gnode *gn = grow_nodes(L->g);
@@ -415,16 +409,20 @@ static void emit_tree(struct tl *L, struct forest *f, size_t nn, double *out)
             t->node[q] = (struct tnode){gn[q].feat, gn[q].thr, gn[q].left, gn[q].right};
             continue;
         }
-        uint32_t cnt = (uint32_t)k;
-        if (L->o.kind != TL_DIAG) {
-            leaf_pair(L, q, nn, order + gn[q].lo, gn[q].hi - gn[q].lo, &L->lr[q], &L->ls[q]);
-            cnt = L->ls[q] >= 0 ? 2 : 1;
+        uint32_t first = ne;
+        if (L->o.kind == TL_DIAG) {
+            for (size_t c = 0; c < k; c++)
+                t->ent[ne++] = (struct tentry){(uint32_t)c, 0.0};
+        } else {
+            int r, s;
+            leaf_pair(L, q, nn, order + gn[q].lo, gn[q].hi - gn[q].lo, &r, &s);
+            t->ent[ne++] = (struct tentry){(uint32_t)r, 0.0};
+            if (s >= 0)
+                t->ent[ne++] = (struct tentry){(uint32_t)s, 0.0};
         }
-        if (L->o.kind == TL_AOSO && cnt != 2)
+        if (L->o.kind == TL_AOSO && ne - first != 2)
             L->rowent_ok = 0; /* a one-class leaf: aoso_edge cannot serve */
-        L->lfirst[q] = ne;
-        t->node[q] = (struct tnode){-1, 0.0f, ne, cnt};
-        ne += cnt;
+        t->node[q] = (struct tnode){-1, 0.0f, first, ne - first};
     }
     t->nent = ne;
     int par = L->nthreads > 1 && nn > 1 && L->m >= TL_PAR_ROWS;
