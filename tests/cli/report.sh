@@ -201,4 +201,42 @@ expect_fail 2 "--alpha expects" -- "$BL" report --alpha 1.5 "$TMP/res"
 expect_fail 2 "unknown option" -- "$BL" report --bogus "$TMP/res"
 expect_fail 2 "expects one output folder" -- "$BL" report
 "$BL" report --help | grep -q "Usage: boostlab report" || fail "report --help"
+
+# experiments/logitboost/curves-by-leaves.py: the J curves of one nu of a
+# J x nu grid (the paper's Figs. 6 and 7), a table row per J
+cat >"$TMP/jnu.ini" <<INI
+[experiment]
+name = jnu
+threads = 1
+[data iris]
+file = $SRC/data/iris.csv
+test_ratio = 0.3
+[algorithm aoso]
+recipe = aoso-logitboost
+weak.leaves = {2, 4}
+shrinkage = {0.1, 0.2}
+iterations = 12
+[algorithm logitboost]
+recipe = logitboost
+iterations = 5
+INI
+CBL=$SRC/experiments/logitboost/curves-by-leaves.py
+"$BL" run --quiet --output "$TMP/jnu" "$TMP/jnu.ini" >/dev/null 2>"$TMP/jnu.err" ||
+  fail "J x nu run: $(cat "$TMP/jnu.err")"
+"$CBL" --boostlab "$BL" "$TMP/jnu" iris 0.2 "$TMP/jnu.png" >"$TMP/jnu.md" 2>"$TMP/jnu.err" ||
+  fail "curves-by-leaves.py: $(cat "$TMP/jnu.err")"
+[[ $(grep -c '^| [0-9]' "$TMP/jnu.md") -eq 2 ]] || fail "curves-by-leaves.py: not 2 J rows: $(cat "$TMP/jnu.md")"
+grep -qE '^\| 2 \| 12 \| [0-9.]+ \| [0-9.]+ \([0-9]+\) \|$' "$TMP/jnu.md" &&
+  grep -qE '^\| 4 \| 12 \|' "$TMP/jnu.md" || fail "curves-by-leaves.py rows: $(cat "$TMP/jnu.md")"
+[[ $(head -c 4 "$TMP/jnu.png" | od -An -c | tr -d ' ') == 211PNG ]] || fail "curves-by-leaves.py wrote no PNG"
+expect_fail 1 "no runs of aoso with shrinkage 0.3" -- "$CBL" --boostlab "$BL" "$TMP/jnu" iris 0.3 "$TMP/x.png"
+[[ ! -e $TMP/x.png ]] || fail "curves-by-leaves.py wrote a plot of no runs"
+# an algorithm whose J and nu are not swept: read from its runs' parameters
+"$CBL" --algo logitboost --boostlab "$BL" "$TMP/jnu" iris 0.1 "$TMP/lb.png" >"$TMP/lb.md" 2>"$TMP/jnu.err" ||
+  fail "curves-by-leaves.py --algo logitboost: $(cat "$TMP/jnu.err")"
+grep -qE '^\| 20 \| 5 \|' "$TMP/lb.md" && [[ $(grep -c '^| [0-9]' "$TMP/lb.md") -eq 1 ]] ||
+  fail "curves-by-leaves.py --algo logitboost: $(cat "$TMP/lb.md")"
+expect_fail 1 "no runs of nosuch" -- "$CBL" --algo nosuch --boostlab "$BL" "$TMP/jnu" iris 0.1 "$TMP/x.png"
+expect_fail 1 "must be a .png" -- "$CBL" --boostlab "$BL" "$TMP/jnu" iris 0.1 "$TMP/x.svg"
+expect_fail 1 "no results store" -- "$CBL" --boostlab "$BL" "$TMP/none-such" iris 0.1 "$TMP/x.png"
 finish
