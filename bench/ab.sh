@@ -4,7 +4,8 @@
 # A and B alternate (A, B, A, B, ...), so a change in the machine's load
 # hits both.  Per run: the median seconds of an iteration's weak learner
 # (t_weak: the trees) and of its bookkeeping (t_book), their sums over the
-# run, and the final test error; then B / A of the medians over the runs.
+# run, the final test error and the peak RSS of the run (GNU time, Debian
+# package time; "n/a" without it); then B / A of the medians over the runs.
 #   bench/ab.sh [--data letter|fashion-mnist] [--recipe NAME] [--iterations N]
 #               [--reps N] [--threads N] 'KEYS A' 'KEYS B'
 # KEYS: algorithm keys, ';'-separated (e.g. 'weak.subtract = false'; may
@@ -43,8 +44,10 @@ MED='function med(a, n,   t, i, j) {
   for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
   return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 '
-echo "| run | setting | median t_weak, s | median t_book, s | sum t_weak, s | sum t_book, s | test error % |"
-echo "|---|---|---|---|---|---|---|"
+echo "| run | setting | median t_weak, s | median t_book, s | sum t_weak, s | sum t_book, s | test error % | peak RSS, MB |"
+echo "|---|---|---|---|---|---|---|---|"
+GTIME=/usr/bin/time
+[[ -x $GTIME ]] || GTIME=
 for rep in $(seq "$REPS"); do
   for ab in A B; do
     keys=$([[ $ab == A ]] && echo "$1" || echo "$2") o=$TMP/$ab$rep
@@ -52,15 +55,24 @@ for rep in $(seq "$REPS"); do
     { printf '[experiment]\nname = ab\niterations = %s\nthreads = %s\nmax_bins = 256\n' "$IT" "$THREADS"
       printf 'output = %s\n\n[data %s]\n%s\n\n[algorithm %s]\nrecipe = %s\n' "$o" "$DATA" "$section" "$ab" "$RECIPE"
       tr ';' '\n' <<<"$keys" | sed 's/^ *//; /^$/d'; } >"$o.ini"
-    "$bin" run -q "$o.ini" >/dev/null
+    if [[ -n $GTIME ]]; then
+      "$GTIME" -f %M -o "$o.rss" "$bin" run -q "$o.ini" >/dev/null
+    else
+      "$bin" run -q "$o.ini" >/dev/null
+    fi
+    rss=$([[ -s $o.rss ]] && awk '{ printf "%.0f", $1 / 1024 }' "$o.rss" || echo n/a)
     "$bin" results --curves -f csv -o "$o.csv" "$o" >/dev/null
-    awk -F, -v run="$rep" -v ab="$ab" -v keys="$keys" "$MED"'
+    awk -F, -v run="$rep" -v ab="$ab" -v keys="$keys" -v rss="$rss" "$MED"'
       NR == 1 { for (c = 1; c <= NF; c++) col[$c] = c; next }
       { w[++n] = $col["t_weak"]; b[n] = $col["t_book"]; sw += w[n]; sb += b[n]; e = $col["test_err"] }
-      END { printf "| %s | %s: `%s` | %.5f | %.5f | %.2f | %.2f | %.2f |\n", run, ab, keys, med(w, n), med(b, n), sw, sb, 100 * e }' "$o.csv"
+      END { printf "| %s | %s: `%s` | %.5f | %.5f | %.2f | %.2f | %.2f | %s |\n", run, ab, keys, med(w, n), med(b, n), sw, sb, 100 * e, rss }' "$o.csv"
   done
 done | tee "$TMP/rows"
 awk -F'|' "$MED"'{ split($3, s, ":"); k = s[1]; gsub(/ /, "", k); n[k]++
-    if (k == "A") { wa[n[k]] = $4; ba[n[k]] = $5 } else { wb[n[k]] = $4; bb[n[k]] = $5 } }
-  END { printf "\nB / A of the median t_weak over the runs: %.2f; of t_book: %.2f\n",
-        med(wb, n["B"]) / med(wa, n["A"]), med(bb, n["B"]) / med(ba, n["A"]) }' "$TMP/rows"
+    if (k == "A") { wa[n[k]] = $4; ba[n[k]] = $5; ra[n[k]] = $9 }
+    else { wb[n[k]] = $4; bb[n[k]] = $5; rb[n[k]] = $9 }
+    norss += $9 !~ /[0-9]/ }
+  END { printf "\nB / A of the median t_weak over the runs: %.2f; of t_book: %.2f",
+        med(wb, n["B"]) / med(wa, n["A"]), med(bb, n["B"]) / med(ba, n["A"])
+        if (!norss) printf "; of the peak RSS: %.2f", med(rb, n["B"]) / med(ra, n["A"])
+        printf "\n" }' "$TMP/rows"

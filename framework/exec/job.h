@@ -27,7 +27,10 @@ typedef struct bl_job_cache {
     bl_dataset all, given_test;
     long sd;                       /* (sd, srep): the prepared repeat   */
     int srep;
-    bl_dataset train, test;        /* test unused for split = given     */
+    bl_dataset train, test;        /* the repeat's parts                */
+    int shared;                    /* train and test are all and
+                                      given_test themselves, not copies
+                                      (split = given, every class)      */
     bl_qview q;
     size_t *class_pick;            /* classes kept (keep_classes)       */
 } bl_job_cache;

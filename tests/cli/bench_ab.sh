@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # bench/ab.sh works end to end in a tiny run (letter, 2 AOSO iterations, one
 # run of each setting): its table has a row per run and setting with the
-# keys each ran with, and the ratio line; two builds compared with no keys;
+# keys each ran with and the peak RSS (n/a without GNU time), and the ratio
+# line (with the RSS ratio when measured); two builds compared with no keys;
 # it refuses a missing key set, a missing build and an unknown option or
 # data set.  Timings are not checked.
 . "$(dirname "$0")/lib.sh"
@@ -10,10 +11,10 @@ export BL
 
 bash "$A" --iterations 2 --reps 1 --threads 1 'weak.subtract = false' 'weak.leaves = 4' \
   >"$TMP/out" 2>"$TMP/err" || fail "ab.sh exited $?: $(tail -5 "$TMP/err")"
-grep -q '^| 1 | A: `weak.subtract = false` | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* |$' "$TMP/out" ||
+grep -qE '^\| 1 \| A: `weak.subtract = false` \| ([0-9.]+ \| ){5}([0-9]+|n/a) \|$' "$TMP/out" ||
   fail "no A row: $(cat "$TMP/out")"
 grep -q '^| 1 | B: `weak.leaves = 4` | ' "$TMP/out" || fail "no B row: $(cat "$TMP/out")"
-grep -q '^B / A of the median t_weak over the runs: [0-9.]*; of t_book: [0-9.]*$' "$TMP/out" ||
+grep -qE '^B / A of the median t_weak over the runs: [0-9.]+; of t_book: [0-9.]+(; of the peak RSS: [0-9.]+)?$' "$TMP/out" ||
   fail "no ratio line: $(cat "$TMP/out")"
 
 bash "$A" 'weak.subtract = false' >"$TMP/out" 2>"$TMP/err" && fail "one key set accepted"
