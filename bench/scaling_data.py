@@ -18,8 +18,8 @@
       the test scoring inside an iteration costs the same at every point.
   scaling_data.py fmnist-csv FMNIST_DIR N OUT
       OUT/train.csv: the first N Fashion-MNIST training rows, OUT/test.csv:
-      the 10000 t10k rows (label first, then 784 pixels), for boostlab
-      train/predict, which read CSV.
+      the 10000 t10k rows (label first, then 784 pixels), as CSV (suite.sh
+      tiles the test rows into the file boostlab predict's timing reads).
 """
 import os
 import sys

@@ -94,17 +94,20 @@ bl_run() {
   "$BL" results --curves -f csv -o "$d/curve.csv" "$d/bl"
   "$BL" results -f csv -o "$d/run.csv" "$d/bl"
 }
-# bl_predict DIR RECIPE ITERATIONS TRAIN.csv PREDICT.csv: `boostlab train`,
-# then 5 timings of `boostlab predict` (its own scoring time: model evaluation
-# and argmax, files not included), one "examples error% seconds" line each.
+# bl_predict DIR RECIPE ITERATIONS PREDICT.csv TRAIN-OPTIONS...: `boostlab
+# train` on the training rows (TRAIN-OPTIONS: --data FILE, and --labels FILE
+# for IDX), then 5 timings of `boostlab predict` (its own scoring time: model
+# evaluation and argmax, files not included), one "examples error% seconds"
+# line each.
 bl_predict() {
-  local d=$1 i
+  local d=$1 rc=$2 it=$3 pred=$4 i
+  shift 4
   mkdir -p "$d"
-  "$BL" train -q --threads "$THREADS" --data "$4" --recipe "$2" --iterations "$3" \
+  "$BL" train -q --threads "$THREADS" "$@" --recipe "$rc" --iterations "$it" \
     --model "$d/model" 2>"$d/train.log" || { cat "$d/train.log" >&2; die "boostlab train failed"; }
   : >"$d/predict.txt"
   for i in 1 2 3 4 5; do
-    "$BL" predict --model "$d/model" --data "$5" 2>&1 >/dev/null |
+    "$BL" predict --model "$d/model" --data "$pred" 2>&1 >/dev/null |
       sed -n 's/.*: \([0-9]*\) examples, error \([0-9.]*\)%.*scoring \([0-9.]*\) s.*/\1 \2 \3/p' >>"$d/predict.txt"
   done
   [[ $(wc -l <"$d/predict.txt") -eq 5 ]] || die "could not read boostlab predict's timing ($d)"
@@ -119,7 +122,7 @@ peer() {
 
 # ---- the workloads ----------------------------------------------------------
 # workload NAME: sets INI (boostlab's data section), PEER (the peers' data
-# options), TRAIN (CSV for boostlab train), PRED (the test rows as CSV,
+# options), TRAIN (boostlab train's data options), PRED (the test rows as CSV,
 # repeated to PRED_ROWS, for boostlab predict), K, NS (stump iterations), NR
 # (tree rounds), NOTE.
 workload() {
@@ -132,23 +135,23 @@ workload() {
       PEER=(--letter "$ROOT/data/letter.csv" --first 16000)
       head -n 16001 "$ROOT/data/letter.csv" >"$d/train.csv"
       { head -n 1 "$ROOT/data/letter.csv"; tail -n +16002 "$ROOT/data/letter.csv"; } >"$d/test.csv"
-      TRAIN=$d/train.csv TEST=$d/test.csv K=26 NS=$((QUICK ? 20 : 200)) NR=$((QUICK ? 10 : 100)) ;;
+      TRAIN=(--data "$d/train.csv") TEST=$d/test.csv K=26 NS=$((QUICK ? 20 : 200)) NR=$((QUICK ? 10 : 100)) ;;
     pendigits|optdigits)
       INI=$(printf 'file = %s\ntest_file = %s\nclasses = %s' "$ROOT/data/$n.train.csv" \
         "$ROOT/data/$n.test.csv" "$ROOT/data/$n.classes")
       PEER=(--csv "$ROOT/data/$n.train.csv" "$ROOT/data/$n.test.csv")
-      TRAIN=$ROOT/data/$n.train.csv TEST=$ROOT/data/$n.test.csv
+      TRAIN=(--data "$ROOT/data/$n.train.csv") TEST=$ROOT/data/$n.test.csv
       K=10 NS=$((QUICK ? 20 : 200)) NR=$((QUICK ? 10 : 100)) ;;
     fashion-mnist)
       INI=$(printf 'format = idx\nfile = %s\nlabels = %s\ntest_file = %s\ntest_labels = %s' \
         "$FMNIST/train-images-idx3-ubyte.gz" "$FMNIST/train-labels-idx1-ubyte.gz" \
         "$FMNIST/t10k-images-idx3-ubyte.gz" "$FMNIST/t10k-labels-idx1-ubyte.gz")
       PEER=(--idx "$FMNIST")
-      # boostlab train/predict read CSV: the test images, and the first 10000
-      # training images for the model whose prediction speed is timed
-      [[ -s $d/test.csv ]] || "$PY" "$ROOT/bench/scaling_data.py" fmnist-csv "$FMNIST" 10000 "$d"
-      TRAIN=$d/train.csv TEST=$d/test.csv
-      NOTE='boostlab prediction: model trained on the first 10000 training rows (same recipe and iterations)'
+      # the model is trained on the IDX files; the test images as CSV (of
+      # scaling_data.py, whose train.csv is not used) are tiled to PRED_ROWS
+      [[ -s $d/test.csv ]] || "$PY" "$ROOT/bench/scaling_data.py" fmnist-csv "$FMNIST" 1 "$d"
+      TRAIN=(--data "$FMNIST/train-images-idx3-ubyte.gz" --labels "$FMNIST/train-labels-idx1-ubyte.gz")
+      TEST=$d/test.csv
       K=10 NS=$((QUICK ? 3 : 30)) NR=$((QUICK ? 1 : 10)) ;;
   esac
   PRED=$d/predict.csv
@@ -182,11 +185,11 @@ for s in ${SETS//,/ }; do
   done
   log "$s: boostlab prediction speed"
   if has stumps "$PARTS"; then
-    for rc in samme mcboost-exp; do bl_predict "$W/$s/bl-$rc/predict" "$rc" "$NS" "$TRAIN" "$PRED"; done
+    for rc in samme mcboost-exp; do bl_predict "$W/$s/bl-$rc/predict" "$rc" "$NS" "$PRED" "${TRAIN[@]}"; done
   fi
   if has trees "$PARTS"; then
-    bl_predict "$W/$s/bl-mart/predict" mart "$NR" "$TRAIN" "$PRED"
-    bl_predict "$W/$s/bl-aoso-logitboost/predict" aoso-logitboost "$((NR * K))" "$TRAIN" "$PRED"
+    bl_predict "$W/$s/bl-mart/predict" mart "$NR" "$PRED" "${TRAIN[@]}"
+    bl_predict "$W/$s/bl-aoso-logitboost/predict" aoso-logitboost "$((NR * K))" "$PRED" "${TRAIN[@]}"
   fi
   "$PY" "$ROOT/bench/suite_report.py" tables "$W" "$s"
 done

@@ -35,9 +35,12 @@ int cli_registry(bl_registry *reg);
 
 
 /* Data spec for one file named on the command line (train, predict):
- * format "csv", "libsvm" or NULL (from the name, else CSV).  Returns -1 on
- * an unknown format.  ds points into the arguments; nothing to free. */
-int cli_file_spec(const char *path, const char *format, const char *label, bl_data_spec *ds);
+ * format "csv", "libsvm", "idx" or NULL (IDX with labels, else from the
+ * name, else CSV); labels: the IDX labels file.  Returns NULL, or what is
+ * wrong with the options (for cli_usage).  ds points into the arguments;
+ * nothing to free. */
+const char *cli_file_spec(const char *path, const char *format, const char *label,
+                          const char *labels, bl_data_spec *ds);
 
 
 #endif

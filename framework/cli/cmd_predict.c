@@ -20,9 +20,11 @@ static const char *const predict_help =
     "\n"
     "Options:\n"
     "  -m, --model FILE    model written by 'boostlab train'\n"
-    "  -d, --data FILE     data (.csv, .libsvm/.svm, optionally .gz)\n"
-    "  -f, --format FMT    csv|libsvm (default: from the file name)\n"
+    "  -d, --data FILE     data (.csv, .libsvm/.svm, IDX; optionally .gz)\n"
+    "  -f, --format FMT    csv|libsvm|idx (default: idx with --labels, else\n"
+    "                      from the file name)\n"
     "  -l, --label COL     CSV label column, by name or 0-based index\n"
+    "  -L, --labels FILE   IDX data: the IDX file of its labels\n"
     "  -o, --output FILE   write predictions here instead of stdout\n"
     "  -q, --quiet         do not print the error rate\n"
     "  -h, --help          this text\n";
@@ -32,18 +34,21 @@ int cmd_predict(int argc, char **argv)
     static const struct option opts[] = {
         {"model", required_argument, 0, 'm'}, {"data", required_argument, 0, 'd'},
         {"format", required_argument, 0, 'f'}, {"label", required_argument, 0, 'l'},
+        {"labels", required_argument, 0, 'L'},
         {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
-    const char *model = NULL, *data = NULL, *format = NULL, *label = NULL, *output = NULL;
+    const char *model = NULL, *data = NULL, *format = NULL, *label = NULL, *labels = NULL,
+               *output = NULL;
     int quiet = 0, o;
     optind = 1;
     opterr = 0;
-    while ((o = getopt_long(argc, argv, ":m:d:f:l:o:qh", opts, NULL)) != -1) {
+    while ((o = getopt_long(argc, argv, ":m:d:f:l:L:o:qh", opts, NULL)) != -1) {
         switch (o) {
         case 'm': model = optarg; break;
         case 'd': data = optarg; break;
         case 'f': format = optarg; break;
         case 'l': label = optarg; break;
+        case 'L': labels = optarg; break;
         case 'o': output = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': fputs(predict_help, stdout); return BL_EXIT_OK;
@@ -54,9 +59,9 @@ int cmd_predict(int argc, char **argv)
     if (!model || !data || optind != argc)
         return cli_usage("predict", "needs --model and --data (and nothing else)");
     bl_data_spec ds;
-    if (cli_file_spec(data, format, label, &ds) < 0) {
-        return cli_usage("predict", "--format expects csv or libsvm");
-    }
+    const char *bad_spec = cli_file_spec(data, format, label, labels, &ds);
+    if (bad_spec)
+        return cli_usage("predict", bad_spec);
     bl_registry reg;
     if (cli_registry(&reg))
         return BL_EXIT_FAIL;
@@ -73,8 +78,9 @@ int cmd_predict(int argc, char **argv)
         cls.k = mo.k;
         cls.names = mo.class_names;
         bl_csv_opts co = {label, 0};
-        rc = ds.format == BL_FMT_CSV ? bl_read_csv(data, &co, &cls, &all, &err)
-                                     : bl_read_libsvm(data, mo.d, &cls, &all, &err);
+        rc = ds.format == BL_FMT_CSV   ? bl_read_csv(data, &co, &cls, &all, &err)
+             : ds.format == BL_FMT_IDX ? bl_read_idx(data, labels, &cls, &all, &err)
+                                       : bl_read_libsvm(data, mo.d, &cls, &all, &err);
     }
     if (rc == 0 && all.d != mo.d)
         rc = bl_errf(&err, "%s has %zu features but the model %s was trained on %zu", data,

@@ -18,9 +18,11 @@ static const char *const train_help =
     "Train on every row of FILE and save the model.\n"
     "\n"
     "Options:\n"
-    "  -d, --data FILE       training data (.csv, .libsvm/.svm, optionally .gz)\n"
-    "  -f, --format FMT      csv|libsvm (default: from the file name)\n"
+    "  -d, --data FILE       training data (.csv, .libsvm/.svm, IDX; optionally .gz)\n"
+    "  -f, --format FMT      csv|libsvm|idx (default: idx with --labels, else\n"
+    "                        from the file name)\n"
     "  -l, --label COL       CSV label column, by name or 0-based index\n"
+    "  -L, --labels FILE     IDX data: the IDX file of its labels\n"
     "  -r, --recipe NAME     algorithm recipe from configs/ (e.g. mcboost-exp)\n"
     "  -s, --set KEY=VALUE   override a recipe key (e.g. solver.max_iter=50,\n"
     "                        shrinkage=1); repeatable\n"
@@ -44,22 +46,25 @@ int cmd_train(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"data", required_argument, 0, 'd'},   {"format", required_argument, 0, 'f'},
-        {"label", required_argument, 0, 'l'},  {"recipe", required_argument, 0, 'r'},
+        {"label", required_argument, 0, 'l'},  {"labels", required_argument, 0, 'L'},
+        {"recipe", required_argument, 0, 'r'},
         {"set", required_argument, 0, 's'},    {"iterations", required_argument, 0, 'i'},
         {"max-bins", required_argument, 0, 'b'}, {"model", required_argument, 0, 'm'},
         {"threads", required_argument, 0, 'j'}, {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
-    const char *data = NULL, *format = NULL, *label = NULL, *recipe = NULL, *model = NULL;
+    const char *data = NULL, *format = NULL, *label = NULL, *labels = NULL, *recipe = NULL,
+               *model = NULL;
     char **sets = bl_xcalloc((size_t)argc, sizeof *sets);
     size_t nsets = 0;
     int iters = 100, bins = 256, threads = 0, quiet = 0, o, bad = 0;
     optind = 1;
     opterr = 0;
-    while ((o = getopt_long(argc, argv, ":d:f:l:r:s:i:b:m:j:qh", opts, NULL)) != -1) {
+    while ((o = getopt_long(argc, argv, ":d:f:l:L:r:s:i:b:m:j:qh", opts, NULL)) != -1) {
         switch (o) {
         case 'd': data = optarg; break;
         case 'f': format = optarg; break;
         case 'l': label = optarg; break;
+        case 'L': labels = optarg; break;
         case 'r': recipe = optarg; break;
         case 's': sets[nsets++] = optarg; break;
         case 'i': iters = (int)int_arg(optarg, 1, 100000000, &bad); break;
@@ -82,9 +87,10 @@ int cmd_train(int argc, char **argv)
         return cli_usage("train", "needs --data, --recipe and --model (and nothing else)");
     }
     bl_data_spec ds;
-    if (cli_file_spec(data, format, label, &ds) < 0) {
+    const char *bad_spec = cli_file_spec(data, format, label, labels, &ds);
+    if (bad_spec) {
         free(sets);
-        return cli_usage("train", "--format expects csv or libsvm");
+        return cli_usage("train", bad_spec);
     }
     bl_registry reg;
     if (cli_registry(&reg)) {

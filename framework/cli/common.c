@@ -30,20 +30,30 @@ int cli_registry(bl_registry *reg)
     return 0;
 }
 
-int cli_file_spec(const char *path, const char *format, const char *label, bl_data_spec *ds)
+const char *cli_file_spec(const char *path, const char *format, const char *label,
+                          const char *labels, bl_data_spec *ds)
 {
     memset(ds, 0, sizeof *ds);
     ds->file = (char *)path;
     ds->label = (char *)label;
+    ds->labels = (char *)labels;
     if (!format)
-        ds->format = bl_format_of(path) ? bl_format_of(path) : BL_FMT_CSV;
+        ds->format = labels ? BL_FMT_IDX : bl_format_of(path) ? bl_format_of(path) : BL_FMT_CSV;
     else if (!strcmp(format, "csv"))
         ds->format = BL_FMT_CSV;
     else if (!strcmp(format, "libsvm"))
         ds->format = BL_FMT_LIBSVM;
+    else if (!strcmp(format, "idx"))
+        ds->format = BL_FMT_IDX;
     else
-        return -1;
-    return 0;
+        return "--format expects csv, libsvm or idx";
+    if (ds->format == BL_FMT_IDX && !labels)
+        return "IDX data needs --labels FILE (the IDX file of its labels)";
+    if (ds->format != BL_FMT_IDX && labels)
+        return "--labels (an IDX labels file) only applies to IDX data";
+    if (label && ds->format != BL_FMT_CSV)
+        return "--label (the label column) only applies to CSV data";
+    return NULL;
 }
 
 int cli_parse_count(const char *s, int base, unsigned long long max, unsigned long long *out)

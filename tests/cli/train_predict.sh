@@ -47,4 +47,27 @@ resign "$TMP/nan.raw" "$TMP/nan.model"
 expect_fail 1 "term 1: expected 'term OUTDIM' and 10 finite coefficients" -- "$BL" predict --model "$TMP/nan.model" --data "$SRC/data/pendigits.test.csv"
 printf 'hello\n' >"$TMP/junk.model"
 expect_fail 1 "not a boostlab model file" -- "$BL" predict --model "$TMP/junk.model" --data "$SRC/data/pendigits.test.csv"
+# IDX data (--labels; --format idx is then the default): train on images and
+# their labels, predict them back, gzip or not
+I=$SRC/tests/data/idx
+"$BL" train -q --data "$I/small-images-idx3-ubyte.gz" --labels "$I/small-labels-idx1-ubyte.gz" \
+  --recipe mcboost-exp --iterations 5 --threads 1 --model "$TMP/idx.model" 2>"$TMP/e" ||
+  fail "train on IDX: $(cat "$TMP/e")"
+"$BL" predict --model "$TMP/idx.model" --format idx --data "$I/small-images-idx3-ubyte" \
+  --labels "$I/small-labels-idx1-ubyte" >"$TMP/idx.pred" 2>"$TMP/idx.err" ||
+  fail "predict on IDX: $(cat "$TMP/idx.err")"
+[[ $(grep -cE '^[0-9]$' "$TMP/idx.pred") -eq 5 ]] || fail "IDX predictions: $(cat "$TMP/idx.pred")"
+grep -q '^boostlab: 5 examples, error ' "$TMP/idx.err" || fail "IDX predict: $(cat "$TMP/idx.err")"
+expect_fail 2 "IDX data needs --labels FILE" -- \
+  "$BL" train --data "$I/small-images-idx3-ubyte" --format idx --recipe mcboost-exp --model "$TMP/x"
+expect_fail 2 "--labels \(an IDX labels file\) only applies to IDX data" -- \
+  "$BL" predict --model "$TMP/idx.model" --data "$SRC/data/pendigits.test.csv" --format csv --labels "$I/small-labels-idx1-ubyte"
+expect_fail 2 "--label \(the label column\) only applies to CSV data" -- \
+  "$BL" train --data "$I/small-images-idx3-ubyte" --labels "$I/small-labels-idx1-ubyte" --label 0 \
+  --recipe mcboost-exp --model "$TMP/x"
+expect_fail 2 "--format expects csv, libsvm or idx" -- \
+  "$BL" predict --model "$TMP/idx.model" --data "$I/small-images-idx3-ubyte" --format arff
+expect_fail 1 "four-labels-idx1-ubyte has 4 labels|counts must agree" -- \
+  "$BL" predict --model "$TMP/idx.model" --data "$I/small-images-idx3-ubyte" --labels "$I/four-labels-idx1-ubyte"
+[[ ! -e $TMP/x ]] || fail "a refused train wrote a model"
 finish
