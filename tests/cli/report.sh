@@ -203,7 +203,8 @@ expect_fail 2 "expects one output folder" -- "$BL" report
 "$BL" report --help | grep -q "Usage: boostlab report" || fail "report --help"
 
 # experiments/logitboost/curves-by-leaves.py: the J curves of one nu of a
-# J x nu grid (the paper's Figs. 6 and 7), a table row per J
+# J x nu grid (the paper's Figs. 6 and 7), a table row per J; and
+# grid-table.py: the grid's table beside the paper's (Tables 11, 12, 15)
 cat >"$TMP/jnu.ini" <<INI
 [experiment]
 name = jnu
@@ -213,9 +214,15 @@ file = $SRC/data/iris.csv
 test_ratio = 0.3
 [algorithm aoso]
 recipe = aoso-logitboost
-weak.leaves = {2, 4}
-shrinkage = {0.1, 0.2}
+weak.leaves = {4, 6}
+shrinkage = {0.06, 0.1}
 iterations = 12
+[algorithm abc-worst]
+recipe = abc-logitboost
+weak.base = worst
+weak.leaves = {4, 6}
+shrinkage = {0.06, 0.1}
+iterations = 3
 [algorithm logitboost]
 recipe = logitboost
 iterations = 5
@@ -223,11 +230,11 @@ INI
 CBL=$SRC/experiments/logitboost/curves-by-leaves.py
 "$BL" run --quiet --output "$TMP/jnu" "$TMP/jnu.ini" >/dev/null 2>"$TMP/jnu.err" ||
   fail "J x nu run: $(cat "$TMP/jnu.err")"
-"$CBL" --boostlab "$BL" "$TMP/jnu" iris 0.2 "$TMP/jnu.png" >"$TMP/jnu.md" 2>"$TMP/jnu.err" ||
+"$CBL" --boostlab "$BL" "$TMP/jnu" iris 0.06 "$TMP/jnu.png" >"$TMP/jnu.md" 2>"$TMP/jnu.err" ||
   fail "curves-by-leaves.py: $(cat "$TMP/jnu.err")"
 [[ $(grep -c '^| [0-9]' "$TMP/jnu.md") -eq 2 ]] || fail "curves-by-leaves.py: not 2 J rows: $(cat "$TMP/jnu.md")"
-grep -qE '^\| 2 \| 12 \| [0-9.]+ \| [0-9.]+ \([0-9]+\) \|$' "$TMP/jnu.md" &&
-  grep -qE '^\| 4 \| 12 \|' "$TMP/jnu.md" || fail "curves-by-leaves.py rows: $(cat "$TMP/jnu.md")"
+grep -qE '^\| 4 \| 12 \| [0-9.]+ \| [0-9.]+ \([0-9]+\) \|$' "$TMP/jnu.md" &&
+  grep -qE '^\| 6 \| 12 \|' "$TMP/jnu.md" || fail "curves-by-leaves.py rows: $(cat "$TMP/jnu.md")"
 [[ $(head -c 4 "$TMP/jnu.png" | od -An -c | tr -d ' ') == 211PNG ]] || fail "curves-by-leaves.py wrote no PNG"
 expect_fail 1 "no runs of aoso with shrinkage 0.3" -- "$CBL" --boostlab "$BL" "$TMP/jnu" iris 0.3 "$TMP/x.png"
 [[ ! -e $TMP/x.png ]] || fail "curves-by-leaves.py wrote a plot of no runs"
@@ -238,5 +245,22 @@ grep -qE '^\| 20 \| 5 \|' "$TMP/lb.md" && [[ $(grep -c '^| [0-9]' "$TMP/lb.md") 
   fail "curves-by-leaves.py --algo logitboost: $(cat "$TMP/lb.md")"
 expect_fail 1 "no runs of nosuch" -- "$CBL" --algo nosuch --boostlab "$BL" "$TMP/jnu" iris 0.1 "$TMP/x.png"
 expect_fail 1 "must be a .png" -- "$CBL" --boostlab "$BL" "$TMP/jnu" iris 0.1 "$TMP/x.svg"
+GT=$SRC/experiments/logitboost/grid-table.py
+printf '%s\n' '# made up for the test' 'table,data,algorithm,paper_mean,paper_std' \
+  'grids,iris,"aoso{weak.leaves=4,shrinkage=0.1}",20,' 'grids,iris,"abc-worst{weak.leaves=4,shrinkage=0.1}",40,' \
+  'grids,wine,"aoso{weak.leaves=6,shrinkage=0.1}",60,' >"$TMP/gpaper.csv"
+"$GT" --boostlab "$BL" --paper "$TMP/gpaper.csv" "$TMP/jnu" iris >"$TMP/gt.md" 2>"$TMP/gt.err" ||
+  fail "grid-table.py: $(cat "$TMP/gt.err")"
+# 45 test rows: 20 % and 40 % of them are 9 and 18 errors; 3 iterations of
+# ABC stop at the budget (*), cells not run are -
+grep -qE '^\| 4 \| - / -, - / - \| [0-9]+\*? / -, [0-9]+\* / - \| - / -, - / - \| [0-9]+\*? / 9, [0-9]+\* / 18 \|$' "$TMP/gt.md" &&
+  grep -qE '^\| 6 \| - / -, - / - \| [0-9]+\*? / -, [0-9]+\* / - \| - / -, - / - \| [0-9]+\*? / -, [0-9]+\* / - \|$' "$TMP/gt.md" &&
+  grep -qE '^\| 20 \| - / -, - / - \| - / -, - / - \| - / -, - / - \| - / -, - / - \|$' "$TMP/gt.md" &&
+  grep -qE '^AOSO ours minus the paper.s: mean [-+][0-9.]+ errors, from [-+][0-9]+ to [-+][0-9]+, over 1 cells$' "$TMP/gt.md" &&
+  grep -qE '^AOSO below abc-worst \(ours\) in [0-4] of 4 cells$' "$TMP/gt.md" &&
+  grep -qE '^the paper.s AOSO below its ABC in 1 of 1 cells$' "$TMP/gt.md" ||
+  fail "grid-table.py: $(cat "$TMP/gt.md")"
+expect_fail 1 "no grid cells of wine" -- "$GT" --boostlab "$BL" "$TMP/jnu" wine
+expect_fail 1 "nosuch.csv: No such file" -- "$GT" --boostlab "$BL" --paper "$TMP/nosuch.csv" "$TMP/jnu" iris
 expect_fail 1 "no results store" -- "$CBL" --boostlab "$BL" "$TMP/none-such" iris 0.1 "$TMP/x.png"
 finish
