@@ -46,8 +46,9 @@ MED='function med(a, n,   t, i, j) {
 '
 echo "| run | setting | median t_weak, s | median t_book, s | sum t_weak, s | sum t_book, s | test error % | peak RSS, MB |"
 echo "|---|---|---|---|---|---|---|---|"
-GTIME=/usr/bin/time
-[[ -x $GTIME ]] || GTIME=
+# each run under GNU time when there is one, its peak RSS (KB) to $o.rss
+GTIME=()
+[[ -x /usr/bin/time ]] && GTIME=(/usr/bin/time -f %M -o)
 for rep in $(seq "$REPS"); do
   for ab in A B; do
     keys=$([[ $ab == A ]] && echo "$1" || echo "$2") o=$TMP/$ab$rep
@@ -55,11 +56,7 @@ for rep in $(seq "$REPS"); do
     { printf '[experiment]\nname = ab\niterations = %s\nthreads = %s\nmax_bins = 256\n' "$IT" "$THREADS"
       printf 'output = %s\n\n[data %s]\n%s\n\n[algorithm %s]\nrecipe = %s\n' "$o" "$DATA" "$section" "$ab" "$RECIPE"
       tr ';' '\n' <<<"$keys" | sed 's/^ *//; /^$/d'; } >"$o.ini"
-    if [[ -n $GTIME ]]; then
-      "$GTIME" -f %M -o "$o.rss" "$bin" run -q "$o.ini" >/dev/null
-    else
-      "$bin" run -q "$o.ini" >/dev/null
-    fi
+    "${GTIME[@]}" ${GTIME:+"$o.rss"} "$bin" run -q "$o.ini" >/dev/null
     rss=$([[ -s $o.rss ]] && awk '{ printf "%.0f", $1 / 1024 }' "$o.rss" || echo n/a)
     "$bin" results --curves -f csv -o "$o.csv" "$o" >/dev/null
     awk -F, -v run="$rep" -v ab="$ab" -v keys="$keys" -v rss="$rss" "$MED"'

@@ -124,10 +124,10 @@ peer() {
 # workload NAME: sets INI (boostlab's data section), PEER (the peers' data
 # options), TRAIN (boostlab train's data options), PRED (the test rows as CSV,
 # repeated to PRED_ROWS, for boostlab predict), K, NS (stump iterations), NR
-# (tree rounds), NOTE.
+# (tree rounds).
 workload() {
   local n=$1 d=$W/$1/data
-  mkdir -p "$d"; NOTE=''
+  mkdir -p "$d"
   case $n in
     letter)
       INI=$(printf 'file = %s\nclasses = %s\nsplit = first\nfirst = 16000' \
@@ -167,8 +167,8 @@ workload() {
 
 for s in ${SETS//,/ }; do
   workload "$s"
-  printf 'name=%s\nk=%s\nreps=%s\nthreads=%s\nstumps=%s\nrounds=%s\nnote=%s\n' \
-    "$s" "$K" "$REPS" "$THREADS" "$NS" "$NR" "$NOTE" >"$W/$s/meta"
+  printf 'name=%s\nk=%s\nreps=%s\nthreads=%s\nstumps=%s\nrounds=%s\n' \
+    "$s" "$K" "$REPS" "$THREADS" "$NS" "$NR" >"$W/$s/meta"
   for r in $(seq "$REPS"); do   # runs of all trainers alternate, so drift hits all
     if has stumps "$PARTS"; then
       log "$s run $r/$REPS: stumps, $NS iterations, $THREADS threads"

@@ -206,8 +206,6 @@ def table(w, name, meta, peers, ours, what, trees):
     row("peak RSS, MB (boostlab run; peers: at the end of training, with Python)", lambda t: t.rss)
     row("process wall time (loading included), s", lambda t: t.wall)
     row("**prediction, test rows per s**", lambda t: t.pred)
-    if meta.get("note"):
-        out.append(f"\n{meta['note']}.")
     return "\n".join(out)
 
 

@@ -173,10 +173,9 @@ static int pick_classes(const bl_data_spec *ds, size_t k, uint64_t seed, size_t 
 }
 
 /* The training and test parts of repeat rep (fold) of data set ds, copied
- * out of all (and gtest, the given test file, for split = given). */
-static int split_parts(const bl_data_spec *ds, const bl_dataset *all, const bl_dataset *gtest,
-                       uint64_t seed, size_t fold, int rep, bl_dataset *train, bl_dataset *test,
-                       bl_error *err)
+ * out of all by its split (not given: a given split takes the files). */
+static int split_parts(const bl_data_spec *ds, const bl_dataset *all, uint64_t seed, size_t fold,
+                       int rep, bl_dataset *train, bl_dataset *test, bl_error *err)
 {
     size_t *tri = NULL, *tei = NULL, ntr = 0, nte = 0;
     int rc = bl_split(all, &ds->split, seed, fold, &tri, &ntr, &tei, &nte, err);
@@ -184,17 +183,8 @@ static int split_parts(const bl_data_spec *ds, const bl_dataset *all, const bl_d
         bl_errprefix(err, "%s: data %s, repeat %d", ds->where, ds->name, rep);
     if (rc == 0)
         rc = bl_dataset_subset(all, tri, ntr, train, err);
-    if (rc == 0 && ds->split.kind == BL_SPLIT_GIVEN) {
-        /* the given test part, whole (after the class subset) */
-        free(tei);
-        nte = gtest->m;
-        tei = bl_xmalloc((nte ? nte : 1) * sizeof *tei);
-        for (size_t i = 0; i < nte; i++)
-            tei[i] = i;
-        rc = bl_dataset_subset(gtest, tei, nte, test, err);
-    } else if (rc == 0) {
+    if (rc == 0)
         rc = bl_dataset_subset(all, tei, nte, test, err);
-    }
     free(tri);
     free(tei);
     return rc;
@@ -222,7 +212,7 @@ static int prepare(const bl_experiment *ex, bl_job_cache *c, size_t d, int rep, 
     bl_dataset sub_all, sub_test;
     memset(&sub_all, 0, sizeof sub_all);
     memset(&sub_test, 0, sizeof sub_test);
-    const bl_dataset *all = &c->all, *gtest = &c->given_test;
+    const bl_dataset *all = &c->all;
     int rc = 0;
     if (ds->keep_classes) {
         free(c->class_pick);
@@ -234,17 +224,26 @@ static int prepare(const bl_experiment *ex, bl_job_cache *c, size_t d, int rep, 
             rc = bl_dataset_keep_classes(&c->given_test, c->class_pick, ds->keep_classes,
                                          &sub_test, err);
         all = &sub_all;
-        gtest = &sub_test;
     }
-    if (ds->split.kind == BL_SPLIT_GIVEN && !ds->keep_classes && c->all.m) {
-        /* every row of both files, in order: the parts are the files
-         * themselves (copies would double the data's memory: 219 MB on
-         * Fashion-MNIST) */
-        c->train = c->all;
-        c->test = c->given_test;
-        c->shared = 1;
+    if (rc == 0 && ds->split.kind == BL_SPLIT_GIVEN) {
+        /* every row of both files, in order: the parts are the files as
+         * read, or their class subsets, never copies of them (a copy would
+         * double the data's memory: 209 MiB on Fashion-MNIST) */
+        if (!all->m) {
+            rc = bl_errf(err, "%s: data %s, repeat %d: split: the data set has no rows",
+                         ds->where, ds->name, rep);
+        } else if (ds->keep_classes) { /* the subsets move into the parts */
+            c->train = sub_all;
+            c->test = sub_test;
+            memset(&sub_all, 0, sizeof sub_all);
+            memset(&sub_test, 0, sizeof sub_test);
+        } else {
+            c->train = c->all;
+            c->test = c->given_test;
+            c->shared = 1;
+        }
     } else if (rc == 0) {
-        rc = split_parts(ds, all, gtest, seed, fold, rep, &c->train, &c->test, err);
+        rc = split_parts(ds, all, seed, fold, rep, &c->train, &c->test, err);
     }
     bl_dataset_free(&sub_all);
     bl_dataset_free(&sub_test);

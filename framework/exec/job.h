@@ -29,8 +29,8 @@ typedef struct bl_job_cache {
     int srep;
     bl_dataset train, test;        /* the repeat's parts                */
     int shared;                    /* train and test are all and
-                                      given_test themselves, not copies
-                                      (split = given, every class)      */
+                                      given_test themselves (split =
+                                      given, every class): not freed    */
     bl_qview q;
     size_t *class_pick;            /* classes kept (keep_classes)       */
 } bl_job_cache;
