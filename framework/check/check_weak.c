@@ -20,6 +20,9 @@
  *                           <G, H>; with a coding, the coded columns)
  *   outputs     the training outputs fit writes equal predict on the training X
  *   predict     predict is finite, also on NaN and huge feature values
+ *   predict-add predict_add (SDK 1.7, optional) adds w_r times predict's
+ *               outputs to F: the same numbers as predict and then adding
+ *               (+-0 aside, as weak.h allows), on the training X and on X
  *   determinism same G and seed: bitwise the same edge, outputs and text, on
  *               the same learner and on a fresh one
  *   save-load   save writes one line (and never more than cap bytes, returning
@@ -180,7 +183,7 @@ struct wst {
     char refusal[BL_ERR_MAX]; /* the first refusal's message */
 };
 
-enum { P_OUTDIM, P_EDGE, P_OUTPUTS, P_PREDICT, P_DETERMINISM, P_SAVELOAD, P_FIT };
+enum { P_OUTDIM, P_EDGE, P_OUTPUTS, P_PREDICT, P_PREDICT_ADD, P_DETERMINISM, P_SAVELOAD, P_FIT };
 
 struct fit {
     int rc;
@@ -386,6 +389,33 @@ static int run_case(struct wst *W, const struct wcase *w, chk_buf *why, chk_buf 
                     chk_printf(why, " %g", (double)w->xt[q * w->mt + j / od]);
                 fail = 1;
             }
+        break;
+    }
+    case P_PREDICT_ADD: {
+        bl_weak_predict_add_fn padd = bl_weak_predict_add(W->p);
+        const struct bl_matrix Xs[2] = {w->tr.X, {w->mt, d, w->xt}};
+        for (int q = 0; q < 2 && !fail; q++) {
+            size_t n = Xs[q].m;
+            double *ho = calloc(n * od, sizeof *ho), *F1 = calloc(n * c, sizeof *F1),
+                   *F2 = calloc(n * c, sizeof *F2), *wt = calloc(c, sizeof *wt);
+            o->predict(f.hyp, &Xs[q], ho);
+            for (size_t r = 0; r < c; r++)
+                wt[r] = r % 3 == 2 ? -0.75 : 0.5 + 0.25 * (double)r;
+            for (size_t j = 0; j < n * c; j++) { /* F a whole number, - 0 never */
+                F1[j] = F2[j] = (double)(j % 7) - 3.0 + 0.125;
+                F1[j] += wt[j % c] * ho[od == 1 ? j / c : j];
+            }
+            padd(f.hyp, &Xs[q], wt, c, F2);
+            for (size_t j = 0; j < n * c && !fail; j++)
+                if (!(F1[j] == F2[j] || (isnan(F1[j]) && isnan(F2[j])))) {
+                    chk_printf(why, "predict_add gave F[%zu][%zu] = %.17g on %s, but F + w_r "
+                               "times predict's output is %.17g (outdim %zu, w_r = %g)", j / c,
+                               j % c, F2[j], q ? "X with NaN and huge values" : "the training X",
+                               F1[j], od, wt[j % c]);
+                    fail = 1;
+                }
+            free(ho), free(F1), free(F2), free(wt);
+        }
         break;
     }
     case P_DETERMINISM: {
@@ -716,6 +746,15 @@ static enum chk_status check_create(chk_ctx *c)
     return st;
 }
 
+static enum chk_status check_predict_add(chk_ctx *c)
+{
+    if (!bl_weak_predict_add(c->p)) {
+        chk_detail(c, "no predict_add (optional, SDK 1.7)");
+        return CHK_SKIP;
+    }
+    return prop_check(c);
+}
+
 static enum chk_status params_variant(chk_ctx *c, const chk_variant *var, const char *prefix)
 {
     return search(c, var->v, P_FIT, prefix, 1, NULL);
@@ -736,6 +775,9 @@ const chk_def chk_weak_checks[] = {
      "training examples"},
     {"predict", prop_check, P_PREDICT, "predict is finite on the training X and on NaN, "
      "+-FLT_MAX, 1e30 and unseen values"},
+    {"predict-add", check_predict_add, P_PREDICT_ADD, "predict_add adds w_r times predict's "
+     "outputs to F, as predict and then adding does, on the training X and on NaN and huge "
+     "values"},
     {"determinism", prop_check, P_DETERMINISM, "the same G and seed give bitwise the same edge, "
      "outputs and hypothesis, on the same learner and on a fresh one"},
     {"save-load", prop_check, P_SAVELOAD, "save writes one line (at most cap bytes, returning "

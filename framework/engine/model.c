@@ -131,27 +131,75 @@ void bl_model_free(bl_model *mo)
     memset(mo, 0, sizeof *mo);
 }
 
-void bl_model_scores(const bl_model *mo, const struct bl_matrix *X, double *F)
+/* F (m x k) += every term's weighted outputs on the m rows of X (with a
+ * projection, X is their m k projected points), terms in order: through
+ * the learner's predict_add (SDK 1.7) when it has one, else predict into
+ * out (m x k) and add.  Each F_ir gets the same additions in the same
+ * order either way (weak.h), so the scores do not depend on the path. */
+static void add_terms(const bl_model *mo, const struct bl_matrix *X, size_t m, double *F,
+                      double *out, double *scratch)
 {
-    size_t m = X->m, k = mo->k, hmax = 1;
-    for (size_t j = 0; j < mo->t; j++)
-        if (mo->term[j].hdim > hmax)
-            hmax = mo->term[j].hdim;
-    double *out = bl_xmalloc(m * k * sizeof *out);
-    double *scratch = bl_xmalloc(m * hmax * sizeof *scratch);
-    memset(F, 0, m * k * sizeof *F);
-    float *zx = mo->proj ? bl_proj_inputs(mo->proj, X) : NULL;
-    struct bl_matrix Z = {m * k, mo->proj ? mo->proj->n : 0, zx};
+    size_t k = mo->k;
+    bl_weak_predict_add_fn padd = mo->proj ? NULL : bl_weak_predict_add(mo->weak);
     for (size_t j = 0; j < mo->t; j++) {
         const bl_term *t = &mo->term[j];
-        bl_term_outputs(mo, t, zx ? &Z : X, out, scratch);
+        if (padd && !t->code) {
+            padd(t->hyp, X, t->w, k, F);
+            continue;
+        }
+        bl_term_outputs(mo, t, X, out, scratch);
         for (size_t i = 0; i < m; i++)
             for (size_t r = 0; r < k; r++)
                 F[i * k + r] += t->w[r] * (t->outdim == 1 ? out[i] : out[i * k + r]);
     }
-    free(out);
-    free(scratch);
-    free(zx);
+}
+
+/* Rows scored at once: a block's features and scores stay in cache while
+ * every term passes over them, and blocks go to the threads (each row's
+ * scores are its own, so any thread count gives the same bits). */
+#define SCORE_ROWS 256
+
+void bl_model_scores(const bl_model *mo, const struct bl_matrix *X, double *F)
+{
+    size_t m = X->m, k = mo->k, d = X->d, hmax = 1;
+    for (size_t j = 0; j < mo->t; j++)
+        if (mo->term[j].hdim > hmax)
+            hmax = mo->term[j].hdim;
+    memset(F, 0, m * k * sizeof *F);
+    if (mo->proj || m <= SCORE_ROWS) {
+        /* projected inputs: a term's X->m = m k points give its m x k outputs */
+        float *zx = mo->proj ? bl_proj_inputs(mo->proj, X) : NULL;
+        struct bl_matrix Z = {m * k, mo->proj ? mo->proj->n : 0, zx};
+        double *out = bl_xmalloc(m * k * sizeof *out);
+        double *scratch = bl_xmalloc(m * hmax * sizeof *scratch);
+        add_terms(mo, zx ? &Z : X, m, F, out, scratch);
+        free(out);
+        free(scratch);
+        free(zx);
+        return;
+    }
+    size_t nb = (m + SCORE_ROWS - 1) / SCORE_ROWS;
+#ifdef _OPENMP
+#pragma omp parallel
+#endif
+    {
+        float *xb = bl_xmalloc(SCORE_ROWS * (d ? d : 1) * sizeof *xb);
+        double *out = bl_xmalloc(SCORE_ROWS * k * sizeof *out);
+        double *scratch = bl_xmalloc(SCORE_ROWS * hmax * sizeof *scratch);
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (size_t b = 0; b < nb; b++) {
+            size_t i0 = b * SCORE_ROWS, n = m - i0 < SCORE_ROWS ? m - i0 : SCORE_ROWS;
+            for (size_t f = 0; f < d; f++) /* the block's rows, feature-major */
+                memcpy(xb + f * n, X->x + f * m + i0, n * sizeof *xb);
+            struct bl_matrix Xb = {n, d, xb};
+            add_terms(mo, &Xb, n, F + i0 * k, out, scratch);
+        }
+        free(xb);
+        free(out);
+        free(scratch);
+    }
 }
 
 /* The first index of a row's largest score (NaN never wins), with the best

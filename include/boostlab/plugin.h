@@ -30,9 +30,10 @@ extern "C" {
  * 1.4 added the structured-task role (task.h); 1.5 the random-projection
  * role (projection.h); 1.6 what HingeBoost.OC and AdaBoost.ERP need: a
  * loss's pair weights and hinge targets (loss.h), a coding's recolor step
- * (coding.h) and the request's label and margin (weak.h). */
+ * (coding.h) and the request's label and margin (weak.h); 1.7 the weak
+ * learner's optional predict_add (weak.h). */
 #define BL_SDK_MAJOR 1
-#define BL_SDK_MINOR 6
+#define BL_SDK_MINOR 7
 #define BL_SDK_VERSION ((BL_SDK_MAJOR << 16) | BL_SDK_MINOR)
 /* Major and minor of a descriptor's sdk_version. */
 #define BL_SDK_MAJOR_OF(v) ((unsigned)((v) >> 16))

@@ -17,6 +17,9 @@
  *
  * SDK 1.6 adds, for SVM learners of hinge losses (HingeBoost.OC), the
  * request's per-example labels and target margins (BL_NEEDS_MARGINS).
+ *
+ * SDK 1.7 adds predict_add, a hypothesis' outputs added straight into a
+ * score matrix, for hypotheses whose outputs are mostly zero.
  */
 #ifndef BOOSTLAB_WEAK_H
 #define BOOSTLAB_WEAK_H
@@ -111,6 +114,18 @@ struct bl_weak_ops {
      * them (no hessian op, or not in the BL_HESS_DIAG_RANK1 form), or with
      * an output coding. */
     unsigned needs;
+
+    /* ---- SDK 1.7, optional (may be NULL) ---------------------------------
+     * F (X->m x k, row-major) += the hypothesis' outputs on X times w (k
+     * coefficients): F_ir += w_r out_ir (outdim k) or w_r out_i (outdim 1),
+     * each F_ir getting the product of w_r and its whole output, so that F
+     * ends equal to what predict and then that addition give.  Outputs that
+     * are zero may be skipped (with finite w, adding w_r 0 changes F_ir only
+     * from -0 to +0).  Worth it for hypotheses whose outputs are mostly zero:
+     * a vector tree's leaf holds 2 of k classes, so scoring costs O(m) per
+     * tree instead of O(m k).  NULL: the host calls predict and adds. */
+    void (*predict_add)(const void *hyp, const struct bl_matrix *X, const double *w, size_t k,
+                        double *F);
 };
 
 /* A weak-learner plugin's needs, 0 when it was built with an SDK older than
@@ -120,6 +135,18 @@ static inline unsigned bl_weak_needs(const struct bl_plugin *p)
     if (!p || p->role != BL_ROLE_WEAK || !p->ops || !BL_SDK_HAS(p->sdk_version, 3))
         return 0;
     return ((const struct bl_weak_ops *)p->ops)->needs;
+}
+
+typedef void (*bl_weak_predict_add_fn)(const void *hyp, const struct bl_matrix *X,
+                                       const double *w, size_t k, double *F);
+
+/* A weak-learner plugin's predict_add, NULL when it has none or was built
+ * with an SDK older than 1.7. */
+static inline bl_weak_predict_add_fn bl_weak_predict_add(const struct bl_plugin *p)
+{
+    if (!p || p->role != BL_ROLE_WEAK || !p->ops || !BL_SDK_HAS(p->sdk_version, 7))
+        return NULL;
+    return ((const struct bl_weak_ops *)p->ops)->predict_add;
 }
 
 #ifdef __cplusplus

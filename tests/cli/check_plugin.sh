@@ -128,7 +128,7 @@ grep -A3 '^== gaussian (' "$TMP/all" | grep -q '^PASS projection/params: .*not c
 # every role's checks are there
 for c in loss/gradient loss/hessian loss/convexity loss/extreme loss/row loss/coded-gradient \
   loss/determinism loss/params weak/edge weak/save-load weak/determinism weak/outdim \
-  weak/predict solver/kkt solver/bounds solver/descent coding/shape coding/columns \
+  weak/predict weak/predict-add solver/kkt solver/bounds solver/descent coding/shape coding/columns \
   coding/refusal coding/determinism task/open task/params task/loss-zero task/loss-range \
   task/random-label task/alternatives task/dpsi task/dpsi-truth task/argmax-hinge \
   task/argmax-max task/predict task/evaluate task/class-labels task/determinism \
@@ -144,6 +144,10 @@ grep -q '^SKIP loss/row: no row fast path' "$TMP/all" || fail "a loss without ro
 for n in perceptron linsvm; do
   grep -A2 "^== $n (" "$TMP/all" | grep -q '^PASS weak/params: .*(c = 1, k, k + 3)' \
     || fail "$n params: $(grep -A2 "^== $n (" "$TMP/all")"
+done
+for n in aoso-tree diag-tree class-trees abc-trees; do
+  grep -A12 "^== $n (" "$TMP/all" | grep -q '^PASS weak/predict-add: ' \
+    || fail "$n: predict_add not checked: $(grep -A12 "^== $n (" "$TMP/all" | grep predict-add)"
 done
 grep -q '^PASS task/class-labels: ' "$TMP/all" || fail "no task's class labels were checked"
 grep -q '^SKIP task/class-labels: label_is_class is 0' "$TMP/all" || fail "auc's class-labels is not a SKIP"
@@ -165,6 +169,11 @@ check_fails wrong_edge "^FAIL weak/edge: fit says edge .* but the hypothesis' pr
 shown wrong_edge weak/edge 4 '^    m=[0-9]+ d=1 k=[0-9]+ c=2 ' "the input shrunk to d=1, c=2"
 shown wrong_edge weak/edge 10 '^    hypothesis: "t=' "the hypothesis"
 [[ $(grep -c '^FAIL' "$TMP/wrong_edge") -eq 1 ]] || fail "wrong_edge: only the edge is wrong: $(grep '^FAIL' "$TMP/wrong_edge")"
+grep -q '^SKIP weak/predict-add: no predict_add' "$TMP/wrong_edge" || fail "wrong_edge: a learner without predict_add is not a SKIP"
+
+check_fails wrong_padd "^FAIL weak/predict-add: predict_add gave F\[[0-9]*\]\[[0-9]*\] = .* on the training X, but F + w_r times predict's output is " \
+  "$FIX/wrong_predict_add.so"
+[[ $(grep -c '^FAIL' "$TMP/wrong_padd") -eq 1 ]] || fail "wrong_predict_add: only predict_add is wrong: $(grep '^FAIL' "$TMP/wrong_padd")"
 
 check_fails wrong_task '^FAIL task/argmax-hinge: example [0-9]*: argmax_aug returned h = .*, which is not Delta(y_i, ybar) + F(x_i, ybar) - F(x_i, y_i) recomputed' \
   "$FIX/wrong_task.so"

@@ -7,6 +7,10 @@
  * s_r = sum_i G_ir h(x_i)), but it reports sum_r |s_r| as the edge instead
  * of max_r s_r.  With one column the two agree, so only problems with
  * c >= 2 show it.  Everything else (outputs, predict, save/load) is right.
+ *
+ * Built with -DWRONG_PREDICT_ADD it is "fixture-wrong-predict-add" instead:
+ * the edge right (max_r |s_r|), but a predict_add (SDK 1.7) that forgets the
+ * coefficients w, adding the bare output to every column.
  */
 #include <boostlab/boostlab.h>
 
@@ -72,7 +76,11 @@ static int we_fit(void *self, const struct bl_fit_request *req, struct bl_fit_re
             double s = 0.0;
             for (size_t i = 0; i < m; i++)
                 s += req->G[i * c + r] * (bins[i] > b ? 1.0 : -1.0);
+#ifdef WRONG_PREDICT_ADD
+            sum = absd(s) > sum ? absd(s) : sum; /* the right edge: max_r |s_r| */
+#else
             sum += absd(s); /* the deliberate mistake: this becomes the edge */
+#endif
             if (absd(s) > mx) {
                 mx = absd(s);
                 p = s < 0 ? -1 : 1;
@@ -118,6 +126,25 @@ static void we_predict(const void *hyp, const struct bl_matrix *X, double *out)
         out[i] = X->x[i] > h->t ? h->pol : -h->pol; /* feature 0; NaN goes left */
 }
 
+#ifdef WRONG_PREDICT_ADD
+static void we_predict_add(const void *hyp, const struct bl_matrix *X, const double *w, size_t k,
+                           double *F)
+{
+    const struct we_hyp *h = hyp;
+    (void)w; /* the deliberate mistake: F_ir += h(x_i), not w_r h(x_i) */
+    for (size_t i = 0; i < X->m; i++)
+        for (size_t r = 0; r < k; r++)
+            F[i * k + r] += X->x[i] > h->t ? h->pol : -h->pol;
+}
+#define PREDICT_ADD we_predict_add
+#define NAME "fixture-wrong-predict-add"
+#define DOC "stump on feature 0 whose predict_add ignores the coefficients (test fixture)"
+#else
+#define PREDICT_ADD NULL
+#define NAME "fixture-wrong-edge"
+#define DOC "stump on feature 0 reporting sum_r |s_r| as its edge (test fixture)"
+#endif
+
 static int we_save(const void *hyp, char *buf, size_t cap)
 {
     const struct we_hyp *h = hyp;
@@ -151,10 +178,9 @@ static void we_free_hyp(void *hyp)
 
 static const struct bl_weak_ops ops = {we_create,  we_destroy, we_fit,  we_outdim,
                                        we_predict, we_save,    we_load, we_free_hyp,
-                                       0 /* needs nothing beyond G (SDK 1.3) */};
-static const struct bl_plugin desc = {BL_SDK_VERSION, BL_ROLE_WEAK, "fixture-wrong-edge",
-                                      "stump on feature 0 reporting sum_r |s_r| as its edge "
-                                      "(test fixture)", NULL, 0, &ops};
+                                       0 /* needs nothing beyond G (SDK 1.3) */,
+                                       PREDICT_ADD /* SDK 1.7 */};
+static const struct bl_plugin desc = {BL_SDK_VERSION, BL_ROLE_WEAK, NAME, DOC, NULL, 0, &ops};
 static const struct bl_plugin *const list[] = {&desc, NULL};
 
 BL_EXPORT const struct bl_plugin *const *BL_PLUGIN_ENTRY(const struct bl_host *host);

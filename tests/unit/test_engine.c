@@ -195,6 +195,78 @@ Test(engine, same_result_with_one_or_two_threads)
     release(&p);
 }
 
+/* Scores the way bl_model_scores made them before it blocked rows and took
+ * predict_add (SDK 1.7): each term's dense outputs on all of X, then added. */
+static void scores_term_by_term(const bl_model *mo, const struct bl_matrix *X, double *F)
+{
+    size_t m = X->m, k = mo->k, hmax = 1;
+    for (size_t j = 0; j < mo->t; j++)
+        hmax = mo->term[j].hdim > hmax ? mo->term[j].hdim : hmax;
+    double *out = malloc(m * k * sizeof *out), *scratch = malloc(m * hmax * sizeof *scratch);
+    memset(F, 0, m * k * sizeof *F);
+    for (size_t j = 0; j < mo->t; j++) {
+        const bl_term *t = &mo->term[j];
+        bl_term_outputs(mo, t, X, out, scratch);
+        for (size_t i = 0; i < m; i++)
+            for (size_t r = 0; r < k; r++)
+                F[i * k + r] += t->w[r] * (t->outdim == 1 ? out[i] : out[i * k + r]);
+    }
+    free(out);
+    free(scratch);
+}
+
+/* Model scores over blocks of rows on 1 and 2 threads, through the trees'
+ * predict_add where it applies (AOSO, K-LogitBoost, LogitBoost; ABC's
+ * shared base class; stumps and coded stumps through predict), equal the
+ * term-by-term dense sum bit for bit, on a set of several blocks with a
+ * short last one. */
+Test(engine, model_scores_blocked_equal_term_by_term)
+{
+    problem p;
+    prepare(&p, 1000, 5, 4, 1.2, 32);
+    const char *const recipes[][8] = {
+        {"softmax", "aoso-tree", "none", "shrinkage", "0.1", "weak.leaves", "8", NULL},
+        {"softmax", "abc-trees", "none", "shrinkage", "0.1", "weak.leaves", "6", NULL},
+        {"softmax", "class-trees", "none", "shrinkage", "0.1", "weak.leaves", "6", NULL},
+        {"klogit", "diag-tree", "none", "shrinkage", "0.1", "weak.leaves", "6", NULL},
+        {"margin-exp", "stump", "lbfgsb-row", NULL},
+        {"margin-exp", "stump", "lbfgsb-line", "coding", "random-half", NULL},
+    };
+    size_t m = p.ds.m, k = p.ds.k;
+    struct bl_matrix X = {m, p.ds.d, p.ds.x};
+    double *want = malloc(m * k * sizeof *want), *F = malloc(m * k * sizeof *F);
+    for (size_t q = 0; q < sizeof recipes / sizeof *recipes; q++) {
+        bl_error err;
+        bl_algo_spec a;
+        bl_algo_init(&a);
+        a.name = strdup("test");
+        cr_assert_eq(bl_algo_set(&a, &reg, "loss", recipes[q][0], &err), 0, "%s", err.msg);
+        cr_assert_eq(bl_algo_set(&a, &reg, "weak", recipes[q][1], &err), 0, "%s", err.msg);
+        cr_assert_eq(bl_algo_set(&a, &reg, "solver", recipes[q][2], &err), 0, "%s", err.msg);
+        for (const char *const *kv = recipes[q] + 3; *kv; kv += 2)
+            cr_assert_eq(bl_algo_set(&a, &reg, kv[0], kv[1], &err), 0, "%s: %s", kv[0], err.msg);
+        bl_model mo;
+        bl_curve cv;
+        train(&a, &p, 12, &mo, &cv);
+        cr_assert_gt(mo.t, 0);
+        scores_term_by_term(&mo, &X, want);
+        for (int t = 1; t <= 2; t++) {
+            omp_set_num_threads(t);
+            bl_model_scores(&mo, &X, F);
+            cr_assert_eq(memcmp(F, want, m * k * sizeof *F), 0, "%s + %s, %d thread(s): the "
+                         "scores differ from the term-by-term sum", recipes[q][0], recipes[q][1],
+                         t);
+        }
+        omp_set_num_threads(2);
+        bl_curve_free(&cv);
+        bl_model_free(&mo);
+        bl_algo_free(&a);
+    }
+    free(want);
+    free(F);
+    release(&p);
+}
+
 Test(engine, large_nu_stops_on_the_dual_constraint)
 {
     problem p;

@@ -371,6 +371,21 @@ static struct answer fit(const struct cfg *c, void *L, const struct bl_fit_reque
      * order of this dense sum */
     cr_assert(memcmp(&A.res.edge, &want, sizeof want) == 0, "%s: edge %.17g, <G, out> %.17g",
               c->p->name, A.res.edge, e);
+    /* predict_add (SDK 1.7): F + w_r times predict's outputs, bit for bit */
+    double *h = malloc(m * k * sizeof *h), *F1 = malloc(m * k * sizeof *F1),
+           *F2 = malloc(m * k * sizeof *F2), *w = malloc(k * sizeof *w);
+    A.ops->predict(A.res.hyp, &P->tr.X, h);
+    for (size_t r = 0; r < k; r++)
+        w[r] = 0.1 * (double)(r + 1);
+    for (size_t j = 0; j < m * k; j++) {
+        F1[j] = F2[j] = 0.5 + 1e-3 * (double)j;
+        F1[j] += w[j % k] * h[j];
+    }
+    cr_assert_not_null(A.ops->predict_add);
+    A.ops->predict_add(A.res.hyp, &P->tr.X, w, k, F2);
+    cr_assert(memcmp(F1, F2, m * k * sizeof *F1) == 0, "%s: predict_add differs from predict "
+              "and add", c->p->name);
+    free(h), free(F1), free(F2), free(w);
     int len = A.ops->save(A.res.hyp, NULL, 0);
     cr_assert_gt(len, 0);
     A.text = malloc((size_t)len + 1);
@@ -1762,6 +1777,36 @@ Test(trees, predict_by_hand)
             cr_assert_eq(o[i * 3 + r], want[i][r], "example %zu class %zu: %g, want %g", i, r,
                          o[i * 3 + r], want[i][r]);
     cops(&c)->free_hyp(h);
+}
+
+/* predict_add on hand-made forests: one class twice in a leaf, and one class
+ * in two trees, are summed before the product as predict's outputs are. */
+Test(trees, predict_add_by_hand)
+{
+    struct cfg c = cfg_of("diag-tree");
+    const char *texts[] = {"forest 3 1  tree 3 s 0 0 1 2 l 2 0 0.1 0 0.2 l 2 1 0.3 2 -0.7",
+                           "forest 3 2  tree 3 s 0 0 1 2 l 1 0 0.1 l 1 1 0.3"
+                           "  tree 3 s 1 0 1 2 l 1 0 0.2 l 1 2 0.6",
+                           "forest 3 2  tree 1 l 1 0 1.5  tree 1 l 1 1 -2.5"};
+    const float x[8] = {-1, 1, 0.5f, NAN, 1, -1, NAN, 2}; /* 4 examples, 2 features */
+    struct bl_matrix X = {4, 2, x};
+    const double w[3] = {0.3, 0.7, 1.9};
+    for (size_t q = 0; q < 3; q++) {
+        char err[BL_ERR_MAX] = "";
+        void *h = cops(&c)->load(texts[q], 2, err);
+        cr_assert_not_null(h, "%s", err);
+        double o[12], F1[12], F2[12];
+        cops(&c)->predict(h, &X, o);
+        for (size_t j = 0; j < 12; j++) {
+            F1[j] = F2[j] = 1.0 / 3.0 + (double)j;
+            F1[j] += w[j % 3] * o[j];
+        }
+        cops(&c)->predict_add(h, &X, w, 3, F2);
+        for (size_t j = 0; j < 12; j++)
+            cr_assert(memcmp(&F1[j], &F2[j], sizeof *F1) == 0, "forest %zu, score %zu: %.17g, "
+                      "predict and add %.17g", q, j, F2[j], F1[j]);
+        cops(&c)->free_hyp(h);
+    }
 }
 
 Test(trees, load_refuses_malformed)

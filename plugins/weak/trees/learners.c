@@ -590,6 +590,7 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     if (!sparse)
         for (size_t q = 0; q < m * k; q++)
             edge += req->G[q] * res->out[q];
+    forest_seal(f);
     res->hyp = f;
     res->outdim = k;
     res->edge = edge > 0.0 ? edge : 0.0;

@@ -132,6 +132,13 @@ static void predict(const void *hyp, const struct bl_matrix *X, double *out)
     forest_predict(hyp, X, out);
 }
 
+static void predict_add(const void *hyp, const struct bl_matrix *X, const double *w, size_t k,
+                        double *F)
+{
+    (void)k; /* the forest's own k: outdim is always k */
+    forest_predict_add(hyp, X, w, F);
+}
+
 static int save(const void *hyp, char *buf, size_t cap)
 {
     return forest_save(hyp, buf, cap);
@@ -151,7 +158,7 @@ static void free_hyp(void *hyp)
     static const struct bl_weak_ops name = {                                                 \
         .create = create_fn, .destroy = destroy, .fit = fit, .outdim = outdim,               \
         .predict = predict, .save = save, .load = load, .free_hyp = free_hyp,                \
-        .needs = needs_flags}
+        .needs = needs_flags, .predict_add = predict_add}
 
 OPS(aoso_ops, aoso_create, BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG);
 OPS(diag_ops, diag_create, BL_NEEDS_HESSIAN);

@@ -56,12 +56,23 @@ struct tree *forest_add(struct forest *f, uint32_t nnodes, uint32_t nent)
         f->cap = f->cap ? 2 * f->cap : 4;
         f->t = xrealloc(f->t, f->cap * sizeof *f->t);
     }
+    f->apart = 0; /* until forest_seal looks again */
     struct tree *t = &f->t[f->ntrees++];
     t->nnodes = nnodes;
     t->nent = nent;
     t->node = xrealloc(NULL, nnodes * sizeof *t->node);
     t->ent = xrealloc(NULL, nent * sizeof *t->ent);
     return t;
+}
+
+/* The leaf example i of X falls in. */
+static inline const struct tnode *leaf_of(const struct tree *t, const struct bl_matrix *X,
+                                          size_t i)
+{
+    const struct tnode *n = t->node;
+    while (n->feat >= 0)
+        n = t->node + (X->x[(size_t)n->feat * X->m + i] > n->thr ? n->b : n->a);
+    return n;
 }
 
 void forest_predict(const struct forest *f, const struct bl_matrix *X, double *out)
@@ -71,13 +82,76 @@ void forest_predict(const struct forest *f, const struct bl_matrix *X, double *o
     for (size_t j = 0; j < f->ntrees; j++) {
         const struct tree *t = &f->t[j];
         for (size_t i = 0; i < m; i++) {
-            const struct tnode *n = t->node;
-            while (n->feat >= 0)
-                n = t->node + (X->x[(size_t)n->feat * m + i] > n->thr ? n->b : n->a);
+            const struct tnode *n = leaf_of(t, X, i);
             for (uint32_t e = n->a; e < n->a + n->b; e++)
                 out[i * k + t->ent[e].cls] += t->ent[e].v;
         }
     }
+}
+
+/* Does every class occur in at most one tree, and at most once in each
+ * leaf?  Then each row's output in a class is one leaf entry, so adding
+ * w_r v entry by entry is the same as adding w_r times the summed output. */
+static int classes_apart(const struct forest *f, uint32_t *owner)
+{
+    memset(owner, 0, f->k * sizeof *owner); /* 1 + the tree a class is in */
+    for (size_t j = 0; j < f->ntrees; j++) {
+        const struct tree *t = &f->t[j];
+        for (uint32_t q = 0; q < t->nnodes; q++) {
+            const struct tnode *n = &t->node[q];
+            if (n->feat >= 0)
+                continue;
+            for (uint32_t e = n->a; e < n->a + n->b; e++) {
+                uint32_t c = t->ent[e].cls;
+                for (uint32_t e2 = n->a; e2 < e; e2++)
+                    if (t->ent[e2].cls == c)
+                        return 0;
+                if (owner[c] && owner[c] != j + 1)
+                    return 0;
+                owner[c] = (uint32_t)j + 1;
+            }
+        }
+    }
+    return 1;
+}
+
+void forest_seal(struct forest *f)
+{
+    uint32_t *owner = xrealloc(NULL, f->k * sizeof *owner);
+    f->apart = classes_apart(f, owner);
+    free(owner);
+}
+
+void forest_predict_add(const struct forest *f, const struct bl_matrix *X, const double *w,
+                        double *F)
+{
+    size_t m = X->m, k = f->k;
+    if (f->apart) { /* AOSO's one tree, K-LogitBoost's, LogitBoost's k one-class trees */
+        for (size_t j = 0; j < f->ntrees; j++) {
+            const struct tree *t = &f->t[j];
+            for (size_t i = 0; i < m; i++) {
+                const struct tnode *n = leaf_of(t, X, i);
+                for (uint32_t e = n->a; e < n->a + n->b; e++)
+                    F[i * k + t->ent[e].cls] += w[t->ent[e].cls] * t->ent[e].v;
+            }
+        }
+        return;
+    }
+    /* ABC's trees share their base class: each row's outputs summed over the
+     * trees first, as forest_predict does */
+    double *acc = xrealloc(NULL, k * sizeof *acc);
+    for (size_t i = 0; i < m; i++) {
+        memset(acc, 0, k * sizeof *acc);
+        for (size_t j = 0; j < f->ntrees; j++) {
+            const struct tree *t = &f->t[j];
+            const struct tnode *n = leaf_of(t, X, i);
+            for (uint32_t e = n->a; e < n->a + n->b; e++)
+                acc[t->ent[e].cls] += t->ent[e].v;
+        }
+        for (size_t r = 0; r < k; r++)
+            F[i * k + r] += w[r] * acc[r];
+    }
+    free(acc);
 }
 
 /* ---- text form ------------------------------------------------------------ */
@@ -251,5 +325,6 @@ struct forest *forest_load(const char *text, size_t d, char *err, size_t errcap)
         forest_free(f);
         return NULL;
     }
+    forest_seal(f);
     return f;
 }

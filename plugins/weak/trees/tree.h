@@ -38,6 +38,7 @@ struct tree {
 struct forest {
     size_t k, ntrees, cap;
     struct tree *t;
+    int apart;  /* no class in two trees or twice in a leaf (forest_seal) */
 };
 
 struct forest *forest_new(size_t k);
@@ -47,6 +48,13 @@ struct tree *forest_add(struct forest *f, uint32_t nnodes, uint32_t nent);
 
 /* out (X->m x k) = the forest's outputs. */
 void forest_predict(const struct forest *f, const struct bl_matrix *X, double *out);
+/* Set apart, once the forest is built (forest_add clears it). */
+void forest_seal(struct forest *f);
+/* F (X->m x k) += w_r times the forest's outputs, as forest_predict and
+ * then that addition would give (weak.h predict_add): O(m) a tree when the
+ * forest is apart (AOSO, K-LogitBoost, LogitBoost's k one-class trees). */
+void forest_predict_add(const struct forest *f, const struct bl_matrix *X, const double *w,
+                        double *F);
 
 /* One line of text (snprintf-style length); parse it back, NULL with err. */
 int forest_save(const struct forest *f, char *buf, size_t cap);
