@@ -156,8 +156,12 @@ static void add_terms(const bl_model *mo, const struct bl_matrix *X, size_t m, d
 
 /* Rows scored at once: a block's features and scores stay in cache while
  * every term passes over them, and blocks go to the threads (each row's
- * scores are its own, so any thread count gives the same bits). */
+ * scores are its own, so any thread count gives the same bits).  Fewer
+ * rows when the features are many, so that a block's copy of them stays
+ * near SCORE_BYTES (wide data would otherwise copy 256 of its rows a
+ * thread). */
 #define SCORE_ROWS 256
+#define SCORE_BYTES (1u << 20)
 
 void bl_model_scores(const bl_model *mo, const struct bl_matrix *X, double *F)
 {
@@ -178,19 +182,21 @@ void bl_model_scores(const bl_model *mo, const struct bl_matrix *X, double *F)
         free(zx);
         return;
     }
-    size_t nb = (m + SCORE_ROWS - 1) / SCORE_ROWS;
+    size_t B = SCORE_BYTES / ((d ? d : 1) * sizeof *X->x);
+    B = B < 16 ? 16 : B > SCORE_ROWS ? SCORE_ROWS : B;
+    size_t nb = (m + B - 1) / B;
 #ifdef _OPENMP
 #pragma omp parallel
 #endif
     {
-        float *xb = bl_xmalloc(SCORE_ROWS * (d ? d : 1) * sizeof *xb);
-        double *out = bl_xmalloc(SCORE_ROWS * k * sizeof *out);
-        double *scratch = bl_xmalloc(SCORE_ROWS * hmax * sizeof *scratch);
+        float *xb = bl_xmalloc(B * (d ? d : 1) * sizeof *xb);
+        double *out = bl_xmalloc(B * k * sizeof *out);
+        double *scratch = bl_xmalloc(B * hmax * sizeof *scratch);
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 1)
 #endif
         for (size_t b = 0; b < nb; b++) {
-            size_t i0 = b * SCORE_ROWS, n = m - i0 < SCORE_ROWS ? m - i0 : SCORE_ROWS;
+            size_t i0 = b * B, n = m - i0 < B ? m - i0 : B;
             for (size_t f = 0; f < d; f++) /* the block's rows, feature-major */
                 memcpy(xb + f * n, X->x + f * m + i0, n * sizeof *xb);
             struct bl_matrix Xb = {n, d, xb};

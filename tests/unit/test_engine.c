@@ -218,12 +218,13 @@ static void scores_term_by_term(const bl_model *mo, const struct bl_matrix *X, d
 /* Model scores over blocks of rows on 1 and 2 threads, through the trees'
  * predict_add where it applies (AOSO, K-LogitBoost, LogitBoost; ABC's
  * shared base class; stumps and coded stumps through predict), equal the
- * term-by-term dense sum bit for bit, on a set of several blocks with a
- * short last one. */
-Test(engine, model_scores_blocked_equal_term_by_term)
+ * term-by-term dense sum bit for bit, on sets of several blocks with a
+ * short last one: 1000 x 5 (blocks of 256 rows) and 300 x 5000 (wide:
+ * blocks of 52 rows, their copy kept near 1 MB); nrec recipes of the list. */
+static void check_blocked_scores(size_t m0, size_t d0, size_t nrec)
 {
     problem p;
-    prepare(&p, 1000, 5, 4, 1.2, 32);
+    prepare(&p, m0, d0, 4, 1.2, 32);
     const char *const recipes[][8] = {
         {"softmax", "aoso-tree", "none", "shrinkage", "0.1", "weak.leaves", "8", NULL},
         {"softmax", "abc-trees", "none", "shrinkage", "0.1", "weak.leaves", "6", NULL},
@@ -235,7 +236,7 @@ Test(engine, model_scores_blocked_equal_term_by_term)
     size_t m = p.ds.m, k = p.ds.k;
     struct bl_matrix X = {m, p.ds.d, p.ds.x};
     double *want = malloc(m * k * sizeof *want), *F = malloc(m * k * sizeof *F);
-    for (size_t q = 0; q < sizeof recipes / sizeof *recipes; q++) {
+    for (size_t q = 0; q < nrec && q < sizeof recipes / sizeof *recipes; q++) {
         bl_error err;
         bl_algo_spec a;
         bl_algo_init(&a);
@@ -266,6 +267,9 @@ Test(engine, model_scores_blocked_equal_term_by_term)
     free(F);
     release(&p);
 }
+
+Test(engine, model_scores_blocked_equal_term_by_term) { check_blocked_scores(1000, 5, 6); }
+Test(engine, model_scores_blocked_wide_data) { check_blocked_scores(300, 5000, 2); }
 
 Test(engine, large_nu_stops_on_the_dual_constraint)
 {
