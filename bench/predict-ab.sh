@@ -42,6 +42,8 @@ L=$ROOT/data/letter.csv
 head -n 16001 "$L" >"$TMP/train.csv"
 awk -v n="$ROWS" 'NR == 1 { print; next } NR > 16001 { r[++k] = $0 }
   END { for (i = 0; i < n; i++) print r[i % k + 1] }' "$L" >"$TMP/predict.csv"
+# med FILE: the median of the numbers in FILE's first column
+med() { sort -g "$1" | awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 echo "| recipe | terms | A: s (median of $REPS) | B: s | A: rows per s | B: rows per s | B / A time |"
 echo "|---|---|---|---|---|---|---|"
 for q in "${!rec[@]}"; do
@@ -59,7 +61,6 @@ for q in "${!rec[@]}"; do
   done
   [[ $(wc -l <"$TMP/A.t") -eq $REPS && $(wc -l <"$TMP/B.t") -eq $REPS ]] ||
     die "$r: could not read boostlab predict's timing"
-  med() { sort -g "$1" | awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
   a=$(med "$TMP/A.t") b=$(med "$TMP/B.t") terms=$(awk 'NR == 1 { print $2 }' "$TMP/A.t")
   awk -v r="$r" -v t="$terms" -v a="$a" -v b="$b" -v n="$ROWS" 'BEGIN {
     printf "| %s | %s | %.4g | %.4g | %.0f | %.0f | **%.2f** |\n", r, t, a, b, n / a, n / b, b / a }'

@@ -401,7 +401,7 @@ static int run_case(struct wst *W, const struct wcase *w, chk_buf *why, chk_buf 
             o->predict(f.hyp, &Xs[q], ho);
             for (size_t r = 0; r < c; r++)
                 wt[r] = r % 3 == 2 ? -0.75 : 0.5 + 0.25 * (double)r;
-            for (size_t j = 0; j < n * c; j++) { /* F a whole number, - 0 never */
+            for (size_t j = 0; j < n * c; j++) { /* F never +-0: skipped zeros leave it */
                 F1[j] = F2[j] = (double)(j % 7) - 3.0 + 0.125;
                 F1[j] += wt[j % c] * ho[od == 1 ? j / c : j];
             }
