@@ -75,39 +75,41 @@ static inline const struct tnode *leaf_of(const struct tree *t, const struct bl_
     return n;
 }
 
+/* predict_add with every weight 1: 0 + 1 v is v (the sum never starts
+ * from -0), so these are the summed outputs, bit for bit. */
 void forest_predict(const struct forest *f, const struct bl_matrix *X, double *out)
 {
-    size_t m = X->m, k = f->k;
-    memset(out, 0, m * k * sizeof *out);
-    for (size_t j = 0; j < f->ntrees; j++) {
-        const struct tree *t = &f->t[j];
-        for (size_t i = 0; i < m; i++) {
-            const struct tnode *n = leaf_of(t, X, i);
-            for (uint32_t e = n->a; e < n->a + n->b; e++)
-                out[i * k + t->ent[e].cls] += t->ent[e].v;
-        }
-    }
+    size_t k = f->k;
+    double *one = xrealloc(NULL, k * sizeof *one);
+    for (size_t r = 0; r < k; r++)
+        one[r] = 1.0;
+    memset(out, 0, X->m * k * sizeof *out);
+    forest_predict_add(f, X, one, out);
+    free(one);
 }
 
 /* Does every class occur in at most one tree, and at most once in each
  * leaf?  Then each row's output in a class is one leaf entry, so adding
  * w_r v entry by entry is the same as adding w_r times the summed output. */
-static int classes_apart(const struct forest *f, uint32_t *owner)
+static int classes_apart(const struct forest *f, uint32_t *owner, uint32_t *inleaf)
 {
-    memset(owner, 0, f->k * sizeof *owner); /* 1 + the tree a class is in */
+    /* 1 + the tree a class is in; 1 + the last leaf (counted over the
+     * forest) that holds it */
+    memset(owner, 0, f->k * sizeof *owner);
+    memset(inleaf, 0, f->k * sizeof *inleaf);
+    uint32_t leaves = 0;
     for (size_t j = 0; j < f->ntrees; j++) {
         const struct tree *t = &f->t[j];
         for (uint32_t q = 0; q < t->nnodes; q++) {
             const struct tnode *n = &t->node[q];
             if (n->feat >= 0)
                 continue;
+            leaves++;
             for (uint32_t e = n->a; e < n->a + n->b; e++) {
                 uint32_t c = t->ent[e].cls;
-                for (uint32_t e2 = n->a; e2 < e; e2++)
-                    if (t->ent[e2].cls == c)
-                        return 0;
-                if (owner[c] && owner[c] != j + 1)
+                if (inleaf[c] == leaves || (owner[c] && owner[c] != j + 1))
                     return 0;
+                inleaf[c] = leaves;
                 owner[c] = (uint32_t)j + 1;
             }
         }
@@ -117,8 +119,8 @@ static int classes_apart(const struct forest *f, uint32_t *owner)
 
 void forest_seal(struct forest *f)
 {
-    uint32_t *owner = xrealloc(NULL, f->k * sizeof *owner);
-    f->apart = classes_apart(f, owner);
+    uint32_t *owner = xrealloc(NULL, 2 * f->k * sizeof *owner);
+    f->apart = classes_apart(f, owner, owner + f->k);
     free(owner);
 }
 
