@@ -6,7 +6,9 @@
 # --rows) alternately, A, B, A, B, ..., so a change in the machine's load
 # hits both.  Per recipe: the median of the scoring seconds `boostlab
 # predict` reports (model evaluation and argmax, no file reading), rows per
-# second, and B / A; the two builds' predictions must be identical.
+# second, and B / A; the two builds' predictions must be identical.  A
+# median below the microsecond boostlab predict reports reads "below 1 µs"
+# (use more --rows) rather than an infinite rate.
 #   bench/predict-ab.sh [--recipes LIST] [--iterations LIST] [--rows N]
 #                       [--reps N] [--threads N]
 # Defaults: aoso-logitboost,mart,mcboost-exp with 2600,100,200 iterations
@@ -62,6 +64,11 @@ for q in "${!rec[@]}"; do
   [[ $(wc -l <"$TMP/A.t") -eq $REPS && $(wc -l <"$TMP/B.t") -eq $REPS ]] ||
     die "$r: could not read boostlab predict's timing"
   a=$(med "$TMP/A.t") b=$(med "$TMP/B.t") terms=$(awk 'NR == 1 { print $2 }' "$TMP/A.t")
-  awk -v r="$r" -v t="$terms" -v a="$a" -v b="$b" -v n="$ROWS" 'BEGIN {
-    printf "| %s | %s | %.4g | %.4g | %.0f | %.0f | **%.2f** |\n", r, t, a, b, n / a, n / b, b / a }'
+  # boostlab predict reports microseconds: a median of 0 is below that
+  # resolution (a handful of rows), and has no rate or ratio
+  awk -v r="$r" -v t="$terms" -v a="$a" -v b="$b" -v n="$ROWS" '
+    function rate(s) { return s > 0 ? sprintf("%.0f", n / s) : "below 1 µs" }
+    BEGIN {
+      q = a > 0 && b > 0 ? sprintf("**%.2f**", b / a) : "n/a (below 1 µs)"
+      printf "| %s | %s | %.4g | %.4g | %s | %s | %s |\n", r, t, a, b, rate(a), rate(b), q }'
 done

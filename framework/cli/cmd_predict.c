@@ -105,8 +105,8 @@ int cmd_predict(int argc, char **argv)
         if (output)
             rc = bl_atomic_commit(&a, &err);
         if (rc == 0 && !quiet)
-            fprintf(stderr, "boostlab: %zu examples, error %.2f%% (%zu wrong); scoring %.4f s "
-                    "(%.4f ms per example, %zu terms)\n", all.m,
+            fprintf(stderr, "boostlab: %zu examples, error %.2f%% (%zu wrong); scoring %.6f s "
+                    "(%.6f ms per example, %zu terms)\n", all.m,
                     all.m ? 100.0 * (double)wrong / (double)all.m : 0.0, wrong, secs,
                     all.m ? 1e3 * secs / (double)all.m : 0.0, mo.t);
         free(F);

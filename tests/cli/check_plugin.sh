@@ -308,9 +308,9 @@ C
   # a plugin that hangs: each check it hangs in fails at --timeout, and the
   # run goes on to the next check
   if build_crashy_coding "$TMP/hang.so" -DHANG; then
-    "$BL" check-plugin --timeout 1 "$TMP/hang.so" >"$TMP/hang" 2>&1
+    "$BL" check-plugin --timeout 3 "$TMP/hang.so" >"$TMP/hang" 2>&1
     [[ $? -eq 1 ]] || fail "hang: expected exit 1: $(cat "$TMP/hang")"
-    grep -q '^FAIL coding/refusal: timed out after 1 s' "$TMP/hang" || fail "hang: no timeout: $(cat "$TMP/hang")"
+    grep -q '^FAIL coding/refusal: timed out after 3 s' "$TMP/hang" || fail "hang: no timeout: $(cat "$TMP/hang")"
     grep -q '^check-plugin: 1 plugin, 1 checks passed, 5 failed' "$TMP/hang" \
       || fail "hang: the run did not go on after the timeouts: $(tail -3 "$TMP/hang")"
   else

@@ -54,23 +54,29 @@ stored() { # runs the store holds now (0 before it exists)
     python3 -c 'import csv, sys; print(sum(1 for _ in csv.DictReader(sys.stdin)))'
 }
 
-# Each kill comes once the store has grown by a random 5 to 20 runs, plus a
-# random 0 to 0.3 s (mid-run, mid-commit or between runs), and never after
-# 90 of the 120 runs: the kills land mid-grid however fast the machine is.
+# Each kill comes once the store has grown by a random 5 to 20 runs (never
+# past 90 of the 120), plus a random fraction of the time one run took so
+# far in this attempt (mid-run, mid-commit or between runs).  The delay is
+# measured in runs, not seconds, so the kills land mid-grid however fast or
+# loaded the machine is.
 target=0
 for attempt in 1 2 3 4 5; do
   target=$(( target + 5 + RANDOM % 16 ))
   (( target > 90 )) && target=90
+  n0=$(stored) t0=$(date +%s%N); n=$n0
   "$BL" run --quiet --jobs 2 --output "$OUT" "$TMP/long.ini" >/dev/null 2>&1 &
   pid=$!
-  while kill -0 "$pid" 2>/dev/null && (( $(stored) < target )); do
+  while kill -0 "$pid" 2>/dev/null && (( (n = $(stored)) < target )); do
     sleep 0.02
   done
-  sleep "0.$(( RANDOM % 4 ))$(( RANDOM % 10 ))"
+  # a random 0-99 % of the mean nanoseconds per run stored in this attempt
+  per_run=$(( ($(date +%s%N) - t0) / (n > n0 ? n - n0 : 1) ))
+  sleep "$(awk -v ns=$(( per_run * (RANDOM % 100) / 100 )) 'BEGIN { printf "%.3f", ns / 1e9 }')"
   kill -9 "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
-  # the workers die with their coordinator
-  for _ in 1 2 3 4 5 6 7 8 9 10; do
+  # the workers die with their coordinator (a bound, not a timing: the loop
+  # ends as soon as they are gone)
+  for _ in $(seq 100); do
     pgrep -f -- "--output $OUT " >/dev/null || break
     sleep 0.2
   done
