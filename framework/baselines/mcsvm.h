@@ -22,7 +22,7 @@
 
 #include "../data/dataset.h"
 #include "../engine/engine.h"
-#include "../structured/structured.h"
+#include "../engine/result.h"
 
 /* Train cfg->algo (method svm) on train; score train and test (may be
  * NULL).  The curve has one entry, the metrics are "error" and, for ova

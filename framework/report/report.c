@@ -30,30 +30,6 @@ void bl_summary_free(bl_summary *s)
     memset(s, 0, sizeof *s);
 }
 
-void bl_run_result_from(const bl_curve *c, bl_run_result *r)
-{
-    memset(r, 0, sizeof *r);
-    r->iterations = c->n;
-    r->stop = (int)c->stop;
-    r->stopped_early = c->stop != BL_STOP_BUDGET;
-    r->trees = !c->n ? 0 : c->trees ? c->trees[c->n - 1] : c->n; /* no count: one per iteration */
-    if (c->n) {
-        r->test_err = c->test_err[c->n - 1];
-        r->train_err = c->train_err[c->n - 1];
-        r->train_loss = c->train_loss[c->n - 1];
-    } else {
-        r->test_err = c->test_err0;
-        r->train_err = c->train_err0;
-        r->train_loss = c->train_loss0;
-    }
-    for (size_t j = 0; j < c->n; j++) {
-        r->t_weak += c->t_weak[j];
-        r->t_coef += c->t_coef[j];
-        r->t_book += c->t_book[j];
-    }
-    r->t_total = r->t_weak + r->t_coef + r->t_book;
-}
-
 /* Collect one field of the finished repeats of cell (d, a). */
 static size_t cell(const bl_summary *s, size_t d, size_t a, size_t off, double *out)
 {

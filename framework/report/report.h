@@ -12,17 +12,8 @@
 
 #include "../config/experiment.h"
 #include "../engine/engine.h"
+#include "../engine/result.h"
 #include "../util/error.h"
-
-/* Final figures of one run. */
-typedef struct bl_run_result {
-    double test_err, train_err, train_loss;
-    double t_weak, t_coef, t_book, t_total;   /* seconds, summed over iterations */
-    size_t iterations;
-    size_t trees;                             /* trees added (LogitBoost's unit) */
-    int stopped_early;                        /* stop != BL_STOP_BUDGET         */
-    int stop;                                 /* enum bl_stop                   */
-} bl_run_result;
 
 typedef struct bl_summary {
     const bl_experiment *ex;
@@ -34,8 +25,6 @@ typedef struct bl_summary {
 
 void bl_summary_init(bl_summary *s, const bl_experiment *ex, const char *dir);
 void bl_summary_free(bl_summary *s);
-
-void bl_run_result_from(const bl_curve *c, bl_run_result *r);
 
 /* Record the result of run (d, a, r). */
 void bl_summary_set(bl_summary *s, size_t d, size_t a, size_t r, const bl_run_result *res);

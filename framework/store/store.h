@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #include "../engine/engine.h"
-#include "../report/report.h"
+#include "../engine/result.h"
 #include "../util/error.h"
 
 typedef struct bl_store bl_store;
@@ -57,7 +57,7 @@ typedef struct bl_store_row {
     int rep, threads;
     size_t m_train, m_test, k, d;
     double started, finished;
-    bl_run_result res;          /* final figures (report.h)               */
+    bl_run_result res;          /* final figures (engine/result.h)        */
     size_t nmetrics;            /* a task's final metrics, if stored      */
     char **metric;
     double *metric_train, *metric_test;

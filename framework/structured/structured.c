@@ -10,31 +10,6 @@
 #include "../util/fsutil.h"
 #include "sinst.h"
 
-void bl_metrics_free(bl_metrics *m)
-{
-    for (size_t j = 0; j < m->n; j++)
-        free(m->name[j]);
-    free(m->name);
-    free(m->train);
-    free(m->test);
-    memset(m, 0, sizeof *m);
-}
-
-void bl_metrics_set(bl_metrics *m, char *const *names, size_t n, const double *train,
-                    const double *test)
-{
-    bl_metrics_free(m);
-    m->n = n;
-    m->name = bl_xcalloc(n ? n : 1, sizeof *m->name);
-    m->train = bl_xmalloc((n ? n : 1) * sizeof *m->train);
-    m->test = bl_xmalloc((n ? n : 1) * sizeof *m->test);
-    for (size_t j = 0; j < n; j++) {
-        m->name[j] = bl_strdup(names[j]);
-        m->train[j] = train ? train[j] : NAN;
-        m->test[j] = test ? test[j] : NAN;
-    }
-}
-
 int bl_structured_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
                       int max_bins, bl_curve *curve, bl_metrics *met, bl_error *err)
 {

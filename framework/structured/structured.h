@@ -16,17 +16,7 @@
 
 #include "../data/dataset.h"
 #include "../engine/engine.h"
-
-/* Final values of a task's metrics. */
-typedef struct bl_metrics {
-    size_t n;
-    char **name;
-    double *train, *test;   /* test NaN when there is no test part */
-} bl_metrics;
-
-void bl_metrics_free(bl_metrics *m);
-void bl_metrics_set(bl_metrics *m, char *const *names, size_t n, const double *train,
-                    const double *test);
+#include "../engine/result.h"
 
 /* Train cfg->algo (method structboost, ssvm, ova-svm, or svm, the
  * baselines of baselines/mcsvm.h, which need no task) on train, tracking
