@@ -69,7 +69,9 @@ awk -F'|' "$MED"'{ split($3, s, ":"); k = s[1]; gsub(/ /, "", k); n[k]++
     if (k == "A") { wa[n[k]] = $4; ba[n[k]] = $5; ra[n[k]] = $9 }
     else { wb[n[k]] = $4; bb[n[k]] = $5; rb[n[k]] = $9 }
     norss += $9 !~ /[0-9]/ }
-  END { printf "\nB / A of the median t_weak over the runs: %.2f; of t_book: %.2f",
-        med(wb, n["B"]) / med(wa, n["A"]), med(bb, n["B"]) / med(ba, n["A"])
-        if (!norss) printf "; of the peak RSS: %.2f", med(rb, n["B"]) / med(ra, n["A"])
+  # a median shown as 0.00000 (below 10 µs) has no ratio: n/a
+  function q(x, y) { return y > 0 ? sprintf("%.2f", x / y) : "n/a" }
+  END { printf "\nB / A of the median t_weak over the runs: %s; of t_book: %s",
+        q(med(wb, n["B"]), med(wa, n["A"])), q(med(bb, n["B"]), med(ba, n["A"]))
+        if (!norss) printf "; of the peak RSS: %s", q(med(rb, n["B"]), med(ra, n["A"]))
         printf "\n" }' "$TMP/rows"

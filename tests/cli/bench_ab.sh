@@ -14,7 +14,9 @@ bash "$A" --iterations 2 --reps 1 --threads 1 'weak.subtract = false' 'weak.leav
 grep -qE '^\| 1 \| A: `weak.subtract = false` \| ([0-9.]+ \| ){5}([0-9]+|n/a) \|$' "$TMP/out" ||
   fail "no A row: $(cat "$TMP/out")"
 grep -q '^| 1 | B: `weak.leaves = 4` | ' "$TMP/out" || fail "no B row: $(cat "$TMP/out")"
-grep -qE '^B / A of the median t_weak over the runs: [0-9.]+; of t_book: [0-9.]+(; of the peak RSS: [0-9.]+)?$' "$TMP/out" ||
+# (a ratio is n/a when A's median is below the table's resolution: how
+# fast the machine is decides, and both are fine)
+grep -qE '^B / A of the median t_weak over the runs: ([0-9.]+|n/a); of t_book: ([0-9.]+|n/a)(; of the peak RSS: ([0-9.]+|n/a))?$' "$TMP/out" ||
   fail "no ratio line: $(cat "$TMP/out")"
 
 bash "$A" 'weak.subtract = false' >"$TMP/out" 2>"$TMP/err" && fail "one key set accepted"
