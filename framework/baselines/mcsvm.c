@@ -114,7 +114,7 @@ static double error_rate(trained *T, const double *X, size_t m, size_t d, const 
     return m ? (double)wrong / (double)m : NAN;
 }
 
-int bl_mcsvm(const bl_boost_cfg *cfg, const bl_dataset *tr, const bl_dataset *test,
+int bl_mcsvm(const bl_method_cfg *cfg, const bl_dataset *tr, const bl_dataset *test,
              bl_curve *cv, bl_metrics *met, bl_error *err)
 {
     const bl_algo_spec *a = cfg->algo;

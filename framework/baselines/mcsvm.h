@@ -21,13 +21,14 @@
 #include <stdint.h>
 
 #include "../data/dataset.h"
+#include "../config/experiment.h"
 #include "../engine/engine.h"
 #include "../engine/result.h"
 
 /* Train cfg->algo (method svm) on train; score train and test (may be
  * NULL).  The curve has one entry, the metrics are "error" and, for ova
  * and ecoc, "min_hamming" (the code's minimum row Hamming distance). */
-int bl_mcsvm(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
+int bl_mcsvm(const bl_method_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
              bl_curve *curve, bl_metrics *met, bl_error *err);
 
 /* ---- kernels on dense rows (scaled features) --------------------------- */

@@ -145,7 +145,8 @@ int cmd_train(int argc, char **argv)
         bl_algo_write(&algo, f);
         fclose(f);
         mo.algorithm = txt;
-        bl_boost_cfg cfg = {&algo, iters, 1, NULL, NULL, bins};
+        bl_boost_cfg cfg = bl_algo_boost_cfg(&algo, iters, 1);
+        cfg.max_bins = bins;
         rc = bl_boost(&cfg, &tv, NULL, NULL, &mo, &cv, &err);
     }
     if (rc == 0)

@@ -220,32 +220,32 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
         return bl_paramset_init(ps, p, err);
     }
     if (!strcmp(key, "nu"))
-        return parse_real(value, 0, HUGE_VAL, &a->nu, err);
+        return parse_real(value, 0, HUGE_VAL, &a->boost.nu, err);
     if (!strcmp(key, "shrinkage"))
-        return parse_real(value, 1e-12, 1, &a->shrinkage, err);
+        return parse_real(value, 1e-12, 1, &a->boost.shrinkage, err);
     if (!strcmp(key, "eps"))
-        return parse_real(value, 0, HUGE_VAL, &a->eps, err);
+        return parse_real(value, 0, HUGE_VAL, &a->boost.eps, err);
     if (!strcmp(key, "loss_tol"))
-        return parse_real(value, 0, HUGE_VAL, &a->loss_tol, err);
+        return parse_real(value, 0, HUGE_VAL, &a->boost.loss_tol, err);
     if (!strcmp(key, "rel_tol"))
-        return parse_real(value, 0, 1, &a->rel_tol, err);
+        return parse_real(value, 0, 1, &a->boost.rel_tol, err);
     if (!strcmp(key, "project")) {
         if (!strcmp(value, "inputs"))
-            a->project = BL_PROJECT_INPUTS;
+            a->boost.project = BL_PROJECT_INPUTS;
         else if (!strcmp(value, "outputs"))
-            a->project = BL_PROJECT_OUTPUTS;
+            a->boost.project = BL_PROJECT_OUTPUTS;
         else
             return bl_errf(err, "expected inputs (RBoost-rank) or outputs (RBoost-proj), got '%s'",
                            value);
         return 0;
     }
     if (!strcmp(key, "project_scale"))
-        return parse_choice(value, svm_scale_names, 3, &a->project_scale, err);
+        return parse_choice(value, svm_scale_names, 3, &a->boost.project_scale, err);
     if (!strcmp(key, "nonneg")) {
         if (!strcmp(value, "true"))
-            a->nonneg = 1;
+            a->boost.nonneg = 1;
         else if (!strcmp(value, "false"))
-            a->nonneg = 0;
+            a->boost.nonneg = 0;
         else
             return bl_errf(err, "expected true or false, got '%s'", value);
         return 0;
@@ -328,11 +328,11 @@ static int apply_keys(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini
 void bl_algo_init(bl_algo_spec *a)
 {
     memset(a, 0, sizeof *a);
-    a->shrinkage = 1.0;
-    a->loss_tol = -1.0;
-    a->rel_tol = -1.0;
-    a->project_scale = BL_SCALE_ZSCORE;
-    a->nonneg = 1;
+    a->boost.shrinkage = 1.0;
+    a->boost.loss_tol = -1.0;
+    a->boost.rel_tol = -1.0;
+    a->boost.project_scale = BL_SCALE_ZSCORE;
+    a->boost.nonneg = 1;
     a->C = 100.0;
     a->eps_cp = 0.01;
     a->eps_cg = 1e-4;
@@ -491,17 +491,17 @@ static int key_line(const bl_ini_section *s, const char *key)
 int bl_algo_check_projection(const bl_algo_spec *a, const char **key, bl_error *err)
 {
     *key = NULL;
-    if (a->project_scale != BL_SCALE_ZSCORE && a->project != BL_PROJECT_INPUTS) {
+    if (a->boost.project_scale != BL_SCALE_ZSCORE && a->boost.project != BL_PROJECT_INPUTS) {
         *key = "project_scale";
         return bl_errf(err, "project_scale applies to projected inputs only (project = inputs, "
                        "RBoost-rank)");
     }
-    if (!a->projection.plugin && !a->project)
+    if (!a->projection.plugin && !a->boost.project)
         return 0; /* nothing projected */
     if (!a->projection.plugin)
         return bl_errf(err, "project = %s needs a projection plugin: set 'projection = NAME' "
-                       "(e.g. gaussian)", a->project == BL_PROJECT_OUTPUTS ? "outputs" : "inputs");
-    if (!a->project)
+                       "(e.g. gaussian)", a->boost.project == BL_PROJECT_OUTPUTS ? "outputs" : "inputs");
+    if (!a->boost.project)
         return bl_errf(err, "projection %s: say what it projects: 'project = inputs' "
                        "(RBoost-rank) or 'project = outputs' (RBoost-proj)",
                        a->projection.plugin->name);
@@ -512,7 +512,7 @@ int bl_algo_check_projection(const bl_algo_spec *a, const char **key, bl_error *
         return bl_errf(err, "weak learner %s needs the loss's Hessian, which the engine does not "
                        "give with a projection", a->weak.plugin->name);
     const struct bl_solver_ops *so = a->solver.plugin ? a->solver.plugin->ops : NULL;
-    if (a->project == BL_PROJECT_OUTPUTS && (!so || so->scope != BL_SOLVE_ALL))
+    if (a->boost.project == BL_PROJECT_OUTPUTS && (!so || so->scope != BL_SOLVE_ALL))
         return bl_errf(err, "project = outputs re-solves the projected weights w every "
                        "iteration: it needs a totally corrective solver (e.g. lbfgsb-tc), not %s",
                        so ? a->solver.plugin->name : "solver = none");
@@ -640,7 +640,7 @@ static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini
         return bl_errf(err, "%s:%d: [%s] has no %s plugin: set '%s = NAME' or 'recipe = NAME'",
                        ini->path, s->line, s->name, miss, miss);
     const struct bl_solver_ops *so = a->solver.plugin ? a->solver.plugin->ops : NULL;
-    if (so && so->scope == BL_SOLVE_ALL && a->shrinkage != 1.0)
+    if (so && so->scope == BL_SOLVE_ALL && a->boost.shrinkage != 1.0)
         return bl_errf(err, "%s:%d: [%s] solver %s is totally corrective; shrinkage must be 1",
                        ini->path, s->line, s->name, a->solver.plugin->name);
     /* a second-order learner (SDK 1.3) needs the loss's Hessian, in class space */
@@ -1145,6 +1145,19 @@ fail_noini:
     return -1;
 }
 
+bl_boost_cfg bl_algo_boost_cfg(const bl_algo_spec *a, int iterations, uint64_t seed)
+{
+    bl_boost_cfg c = {.param = a->boost,
+                      .loss = &a->loss,
+                      .weak = &a->weak,
+                      .solver = a->solver_none ? NULL : &a->solver,
+                      .coding = a->coding.plugin ? &a->coding : NULL,
+                      .projection = a->projection.plugin ? &a->projection : NULL,
+                      .iterations = iterations,
+                      .seed = seed};
+    return c;
+}
+
 void bl_algo_free(bl_algo_spec *a)
 {
     bl_paramset_free(&a->loss);
@@ -1291,17 +1304,17 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
         write_params(f, "solver", &a->solver);
     if (a->coding.plugin)
         write_params(f, "coding", &a->coding);
-    fprintf(f, "nu = %.17g\nshrinkage = %.17g\neps = %.17g\nnonneg = %s\n", a->nu,
-            a->shrinkage, a->eps, a->nonneg ? "true" : "false");
-    if (a->loss_tol >= 0) /* written only when set: older runs keep their keys */
-        fprintf(f, "loss_tol = %.17g\n", a->loss_tol);
-    if (a->rel_tol >= 0)
-        fprintf(f, "rel_tol = %.17g\n", a->rel_tol);
+    fprintf(f, "nu = %.17g\nshrinkage = %.17g\neps = %.17g\nnonneg = %s\n", a->boost.nu,
+            a->boost.shrinkage, a->boost.eps, a->boost.nonneg ? "true" : "false");
+    if (a->boost.loss_tol >= 0) /* written only when set: older runs keep their keys */
+        fprintf(f, "loss_tol = %.17g\n", a->boost.loss_tol);
+    if (a->boost.rel_tol >= 0)
+        fprintf(f, "rel_tol = %.17g\n", a->boost.rel_tol);
     if (a->projection.plugin) {
         write_params(f, "projection", &a->projection);
-        fprintf(f, "project = %s\n", a->project == BL_PROJECT_OUTPUTS ? "outputs" : "inputs");
-        if (a->project_scale != BL_SCALE_ZSCORE) /* the default keeps older runs' keys */
-            fprintf(f, "project_scale = %s\n", svm_scale_names[a->project_scale]);
+        fprintf(f, "project = %s\n", a->boost.project == BL_PROJECT_OUTPUTS ? "outputs" : "inputs");
+        if (a->boost.project_scale != BL_SCALE_ZSCORE) /* the default keeps older runs' keys */
+            fprintf(f, "project_scale = %s\n", svm_scale_names[a->boost.project_scale]);
     }
     if (a->iterations)
         fprintf(f, "iterations = %d\n", a->iterations);

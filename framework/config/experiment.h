@@ -33,6 +33,7 @@
 #include <stdio.h>
 
 #include "../data/split.h"
+#include "../engine/engine.h"
 #include "../plugin/loader.h"
 #include "../plugin/params.h"
 #include "../util/error.h"
@@ -63,12 +64,10 @@ enum { BL_METHOD_BOOST = 0, BL_METHOD_STRUCTBOOST = 1, BL_METHOD_SSVM = 2, BL_ME
 /* Method names, indexed by BL_METHOD_*. */
 extern const char *const bl_method_names[5];
 
-/* method = svm (baselines/mcsvm.h): scheme, kernel and feature scaling */
+/* method = svm (baselines/mcsvm.h): scheme and kernel; feature scaling
+ * is BL_SCALE_* (engine/param.h) */
 enum { BL_SVM_OVO = 0, BL_SVM_OVA = 1, BL_SVM_ECOC = 2, BL_SVM_CS = 3 };
 enum { BL_KERNEL_LINEAR = 0, BL_KERNEL_PERCEPTRON = 1, BL_KERNEL_RBF = 2 };
-enum { BL_SCALE_MINMAX = 0, BL_SCALE_ZSCORE = 1, BL_SCALE_NONE = 2 };
-
-enum { BL_PROJECT_NONE = 0, BL_PROJECT_INPUTS = 1, BL_PROJECT_OUTPUTS = 2 };
 
 typedef struct bl_algo_spec {
     char *name;
@@ -76,19 +75,10 @@ typedef struct bl_algo_spec {
     char *doc;
     bl_paramset loss, weak, solver;
     bl_paramset coding;         /* optional: plugin NULL when not coded   */
-    /* RandomBoost (SDK 1.5, projection.h): plugin NULL when not projected;
-     * project is BL_PROJECT_INPUTS or BL_PROJECT_OUTPUTS then. */
+    /* RandomBoost (projection.h): plugin NULL when not projected;
+     * boost.project says what is projected then. */
     bl_paramset projection;
-    int project;
-    int project_scale;          /* inputs before projecting: BL_SCALE_*
-                                   (default zscore)                       */
-    double rel_tol;             /* stop once the objective's relative
-                                   decrease is below this; negative (the
-                                   default) = never                       */
-    double nu, shrinkage, eps;
-    double loss_tol;            /* stop once the training loss is <= this;
-                                   negative (the default) = never         */
-    int nonneg;                 /* coefficients bounded below by 0        */
+    bl_boost_param boost;       /* the engine's keys (engine/param.h)     */
     int solver_none;            /* `solver = none`: every coefficient is 1,
                                    the weak learner's outputs are the step
                                    (trees with Newton leaf values)         */
@@ -153,6 +143,19 @@ int bl_recipe_load(const char *name, const char *from, const bl_registry *reg,
                    bl_algo_spec *out, bl_error *err);
 /* Engine defaults (shrinkage 1, nonneg, no plugins yet). */
 void bl_algo_init(bl_algo_spec *a);
+/* The engine's view of boosting algorithm a: its parameters and plugins,
+ * the budget and the seed (no progress callback, max_bins 256). */
+bl_boost_cfg bl_algo_boost_cfg(const bl_algo_spec *a, int iterations, uint64_t seed);
+/* What a method other than boost runs with (structured/structured.h). */
+typedef struct bl_method_cfg {
+    const bl_algo_spec *algo;
+    int iterations;
+    uint64_t seed;
+    /* Called after each iteration (may be NULL). */
+    void (*on_iter)(void *user, size_t done, size_t total);
+    void *user;
+    int max_bins;
+} bl_method_cfg;
 /* Apply one algorithm key (as in an [algorithm] section) to a. */
 int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const char *value,
                 bl_error *err);

@@ -151,15 +151,15 @@ static void decode(const double *out, size_t m, size_t k, const double *M, size_
 
 /* Run the solver on o over r->w[0..n), from the start point in r->w, with
  * the bounds 0 <= w < inf (or unbounded when the algorithm is not nonneg). */
-static int call_solver(run *r, const bl_algo_spec *a, bl_coefobj *o, bl_coefmap *map, size_t n,
+static int call_solver(run *r, const bl_boost_cfg *a, bl_coefobj *o, bl_coefmap *map, size_t n,
                        int *iters, bl_error *err)
 {
     for (size_t j = 0; j < n; j++) {
-        r->lower[j] = a->nonneg ? 0 : -HUGE_VAL;
+        r->lower[j] = a->param.nonneg ? 0 : -HUGE_VAL;
         r->upper[j] = HUGE_VAL;
     }
     struct bl_objective obj; /* with the loss's row Hessian when it has one */
-    bl_coefobj_objective(o, a->loss.plugin, n, r->lower, r->upper, a->nu, &obj);
+    bl_coefobj_objective(o, a->loss->plugin, n, r->lower, r->upper, a->param.nu, &obj);
     if (map) { /* the solver sees the map's variables (project.h) */
         obj.eval = bl_coefmap_eval;
         obj.ctx = map;
@@ -170,19 +170,19 @@ static int call_solver(run *r, const bl_algo_spec *a, bl_coefobj *o, bl_coefmap 
     int rc = r->so->solve(r->solver, &obj, r->w, &info, msg);
     bl_coefobj_done(o);
     if (rc < 0)
-        return bl_errf(err, "solver %s: %s", a->solver.plugin->name, msg);
+        return bl_errf(err, "solver %s: %s", a->solver->plugin->name, msg);
     *iters = info.iterations;
     return 0;
 }
 
 /* Stage-wise: the new row only, from w = 0, then shrinkage. */
-static int solve_row(run *r, const bl_algo_spec *a, const struct bl_train *tr, const double *s,
+static int solve_row(run *r, const bl_boost_cfg *a, const struct bl_train *tr, const double *s,
                      size_t sdim, int *iters, bl_error *err)
 {
     size_t k = tr->k;
     if (!r->so) { /* solver = none: the weak outputs are the step */
         for (size_t j = 0; j < k; j++)
-            r->w[j] = a->shrinkage;
+            r->w[j] = a->param.shrinkage;
         *iters = 0;
         return 0;
     }
@@ -202,12 +202,12 @@ static int solve_row(run *r, const bl_algo_spec *a, const struct bl_train *tr, c
         return -1;
     }
     for (size_t j = 0; j < k; j++)
-        r->w[j] *= a->shrinkage;
+        r->w[j] *= a->param.shrinkage;
     return 0;
 }
 
 /* Totally corrective: every row, warm-started from the current ones. */
-static int solve_all(run *r, const bl_algo_spec *a, const struct bl_train *tr, bl_model *mo,
+static int solve_all(run *r, const bl_boost_cfg *a, const struct bl_train *tr, bl_model *mo,
                      int *iters, bl_error *err)
 {
     size_t k = tr->k, t = mo->t, n = t * k, cap = n > r->proj.n ? n : r->proj.n;
@@ -257,7 +257,7 @@ static int solve_all(run *r, const bl_algo_spec *a, const struct bl_train *tr, b
 /* The fixed code of a code-space run: the coding's first answer, asked for
  * as a class-space run asks (iteration 1's seed, the class-space dual
  * weights at F = 0), and the targets Y_il = M[y_i][l] it implies. */
-static int code_space_init(run *r, const bl_algo_spec *a, const struct bl_train *tr,
+static int code_space_init(run *r, const bl_boost_cfg *a, const struct bl_train *tr,
                            uint64_t seed, size_t cmax, bl_error *err)
 {
     size_t m = tr->m, k = tr->k, c = 0;
@@ -270,16 +270,16 @@ static int code_space_init(run *r, const bl_algo_spec *a, const struct bl_train 
     free(F0);
     free(G0);
     if (rc < 0)
-        return bl_errf(err, "iteration 1: coding %s: %s", a->coding.plugin->name, msg);
+        return bl_errf(err, "iteration 1: coding %s: %s", a->coding->plugin->name, msg);
     if (c < 1 || c > cmax)
         return bl_errf(err, "iteration 1: coding %s gave %zu columns (at most %zu)",
-                       a->coding.plugin->name, c, cmax);
+                       a->coding->plugin->name, c, cmax);
     /* eval_coded's contract: targets in [-1, 1] */
     for (size_t q = 0; q < k * c; q++)
         if (!(fabs(r->M[q]) <= 1.0))
             return bl_errf(err, "coding %s: entry M[%zu][%zu] = %g, but loss %s runs in code "
                            "space, whose targets M[y_i][l] must lie in [-1, 1]",
-                           a->coding.plugin->name, q / c, q % c, r->M[q], a->loss.plugin->name);
+                           a->coding->plugin->name, q / c, q % c, r->M[q], a->loss->plugin->name);
     r->nc = c;
     r->M0 = bl_xmalloc(k * c * sizeof *r->M0);
     memcpy(r->M0, r->M, k * c * sizeof *r->M0);
@@ -293,7 +293,7 @@ static int code_space_init(run *r, const bl_algo_spec *a, const struct bl_train 
  * a code that changes would mix columns that mean different colorings.
  * Gk (m x k) receives the code-space dual weights pulled back to classes,
  * G M^T, the class-space view the coding's contract promises. */
-static int code_space_check(run *r, const bl_algo_spec *a, const struct bl_train *tr,
+static int code_space_check(run *r, const bl_boost_cfg *a, const struct bl_train *tr,
                             uint64_t seed, int it, double *Gk, bl_error *err)
 {
     size_t m = tr->m, k = tr->k, nc = r->nc, c = 0;
@@ -301,7 +301,7 @@ static int code_space_check(run *r, const bl_algo_spec *a, const struct bl_train
     decode(r->G, m, k, r->M0, nc, Gk);
     if (r->co->code(r->coding, tr->y, m, Gk, bl_seed_derive(seed, "code", (uint64_t)it), r->M,
                     &c, msg) < 0)
-        return bl_errf(err, "iteration %d: coding %s: %s", it + 1, a->coding.plugin->name, msg);
+        return bl_errf(err, "iteration %d: coding %s: %s", it + 1, a->coding->plugin->name, msg);
     int same = c == nc;
     for (size_t q = 0; same && q < k * nc; q++)
         same = r->M[q] == r->M0[q];
@@ -311,21 +311,21 @@ static int code_space_check(run *r, const bl_algo_spec *a, const struct bl_train
                        "eval_coded, SDK 1.2), where scores accumulate per code column, so it "
                        "needs a fixed code, the same M every iteration (e.g. exhaustive, ova, "
                        "ovo, dense-ecoc), or use a class-space loss such as margin-exp",
-                       it + 1, a->coding.plugin->name, k, nc,
+                       it + 1, a->coding->plugin->name, k, nc,
                        c == nc ? "differs" : "has a different number of columns",
-                       a->loss.plugin->name);
+                       a->loss->plugin->name);
     return 0;
 }
 
 /* Stage-wise in code space: phi(w) = L(f + h w^T) over the new term's nc
  * column coefficients, from w = 0, then shrinkage; the answer goes to wc. */
-static int solve_row_code(run *r, const bl_algo_spec *a, size_t m, double *wc, int *iters,
+static int solve_row_code(run *r, const bl_boost_cfg *a, size_t m, double *wc, int *iters,
                           bl_error *err)
 {
     size_t nc = r->nc;
     if (!r->so) { /* solver = none */
         for (size_t l = 0; l < nc; l++)
-            wc[l] = a->shrinkage;
+            wc[l] = a->param.shrinkage;
         *iters = 0;
         return 0;
     }
@@ -336,12 +336,12 @@ static int solve_row_code(run *r, const bl_algo_spec *a, size_t m, double *wc, i
     if (call_solver(r, a, &o, NULL, nc, iters, err) < 0)
         return -1;
     for (size_t l = 0; l < nc; l++)
-        wc[l] = r->w[l] * a->shrinkage;
+        wc[l] = r->w[l] * a->param.shrinkage;
     return 0;
 }
 
 /* Totally corrective in code space: every term's column coefficients. */
-static int solve_all_code(run *r, const bl_algo_spec *a, size_t m, size_t t, int *iters,
+static int solve_all_code(run *r, const bl_boost_cfg *a, size_t m, size_t t, int *iters,
                           bl_error *err)
 {
     size_t nc = r->nc, n = t * nc;
@@ -428,25 +428,25 @@ static int hessian_fill(run *r, const struct bl_train *tr)
 }
 
 /* Check once that the loss can give what the weak learner needs. */
-static int needs_init(run *r, const bl_algo_spec *a, const struct bl_train *tr, bl_error *err)
+static int needs_init(run *r, const bl_boost_cfg *a, const struct bl_train *tr, bl_error *err)
 {
-    r->needs = bl_weak_needs(a->weak.plugin);
+    r->needs = bl_weak_needs(a->weak->plugin);
     if (r->needs & BL_NEEDS_OFFDIAG)
         r->needs |= BL_NEEDS_HESSIAN;
     if (!(r->needs & BL_NEEDS_HESSIAN))
         return 0;
     const char *what = r->needs & BL_NEEDS_OFFDIAG ? "whole Hessian (BL_HESS_DIAG_RANK1)"
                                                    : "Hessian diagonal";
-    if (a->coding.plugin)
+    if (a->coding)
         return bl_errf(err, "weak learner %s needs the loss's %s, which the engine gives only "
-                       "without an output coding (coding %s)", a->weak.plugin->name, what,
-                       a->coding.plugin->name);
+                       "without an output coding (coding %s)", a->weak->plugin->name, what,
+                       a->coding->plugin->name);
     size_t mk = tr->m * tr->k;
     r->hess = bl_xcalloc(r->needs & BL_NEEDS_OFFDIAG ? 2 * mk : mk, sizeof *r->hess);
     if (!r->lo->hessian || hessian_fill(r, tr) < 0)
         return bl_errf(err, "weak learner %s needs the loss's %s, and loss %s does not provide "
-                       "it (e.g. softmax and klogit do)", a->weak.plugin->name, what,
-                       a->loss.plugin->name);
+                       "it (e.g. softmax and klogit do)", a->weak->plugin->name, what,
+                       a->loss->plugin->name);
     return 0;
 }
 
@@ -481,7 +481,7 @@ static double trial_code(void *ctx, const double *M)
 
 /* One weak fit on the code M (k x c): G M, and the hinge targets when the
  * learner wants them and the loss can give them for this column. */
-static int fit_code(run *r, const bl_algo_spec *a, const struct bl_train *tr, size_t c,
+static int fit_code(run *r, const bl_boost_cfg *a, const struct bl_train *tr, size_t c,
                     struct bl_fit_request *req, struct bl_fit_result *res, bl_error *err)
 {
     char msg[BL_ERR_MAX] = "";
@@ -501,7 +501,7 @@ static int fit_code(run *r, const bl_algo_spec *a, const struct bl_train *tr, si
     }
     *res = (struct bl_fit_result){NULL, 0, 0, r->out, 0};
     if (r->wo->fit(r->weak, req, res, msg) < 0)
-        return bl_errf(err, "weak learner %s: %s", a->weak.plugin->name, msg);
+        return bl_errf(err, "weak learner %s: %s", a->weak->plugin->name, msg);
     return 0;
 }
 
@@ -512,7 +512,7 @@ static int fit_code(run *r, const bl_algo_spec *a, const struct bl_train *tr, si
  * column) pair has a known training loss, trial_code: the round keeps the
  * best one, not necessarily the last (a refit on a re-coloured column can
  * come out worse, e.g. an SVM that finds nothing on it). */
-static int fit_learned(run *r, const bl_algo_spec *a, const struct bl_train *tr, size_t c,
+static int fit_learned(run *r, const bl_boost_cfg *a, const struct bl_train *tr, size_t c,
                        const double *P, struct bl_fit_request *req,
                        struct bl_fit_result *res, bl_error *err)
 {
@@ -531,7 +531,7 @@ static int fit_learned(run *r, const bl_algo_spec *a, const struct bl_train *tr,
             break; /* the caller reports it */
         rc = r->recolor(r->coding, tr->y, m, P, r->out, trial_code, r, r->M, c, msg);
         if (rc < 0 || rc > BL_RECOLOR_REFIT) {
-            rc = bl_errf(err, "coding %s: %s", a->coding.plugin->name,
+            rc = bl_errf(err, "coding %s: %s", a->coding->plugin->name,
                          rc < 0 ? msg : "recolor returned an unknown code");
             break;
         }
@@ -598,13 +598,13 @@ static int fit_learned(run *r, const bl_algo_spec *a, const struct bl_train *tr,
  * weights, G read as m k values (spec §2.2's gamma_ic is exactly G_ic);
  * the model keeps the projection to predict.  outputs (RBoost-proj): room
  * for the columns drawn each iteration and the projected weights. */
-static int proj_init(run *r, const bl_algo_spec *a, const bl_boost_cfg *cfg,
+static int proj_init(run *r, const bl_boost_cfg *a, const bl_boost_cfg *cfg,
                      const struct bl_train *tr, const struct bl_matrix *Xt, bl_model *mo,
                      bl_error *err)
 {
     size_t m = tr->m, k = tr->k, T = cfg->iterations > 0 ? (size_t)cfg->iterations : 1;
-    r->pmode = a->project;
-    if (bl_proj_open(&r->proj, &a->projection, k, bl_seed_derive(cfg->seed, "projection", 0),
+    r->pmode = a->param.project;
+    if (bl_proj_open(&r->proj, a->projection, k, bl_seed_derive(cfg->seed, "projection", 0),
                      err) < 0)
         return -1;
     size_t n = r->proj.n, mk = m * k;
@@ -624,8 +624,8 @@ static int proj_init(run *r, const bl_algo_spec *a, const bl_boost_cfg *cfg,
     r->zd.y = bl_xmalloc(mk * sizeof *r->zd.y);
     for (size_t q = 0; q < mk; q++)
         r->zd.y[q] = (int)(q % k) == tr->y[q / k];
-    if (a->project_scale != BL_SCALE_NONE)
-        bl_proj_standardize(&r->proj, &tr->X, a->project_scale == BL_SCALE_MINMAX);
+    if (a->param.project_scale != BL_SCALE_NONE)
+        bl_proj_standardize(&r->proj, &tr->X, a->param.project_scale == BL_SCALE_MINMAX);
     r->zd.x = bl_proj_inputs(&r->proj, &tr->X);
     if (bl_quantize(&r->zd, cfg->max_bins ? cfg->max_bins : 256, &r->zq, err) < 0)
         return bl_errprefix(err, "projected inputs");
@@ -634,7 +634,7 @@ static int proj_init(run *r, const bl_algo_spec *a, const bl_boost_cfg *cfg,
         r->ztx = bl_proj_inputs(&r->proj, Xt);
         r->Zt = (struct bl_matrix){Xt->m * k, n, r->ztx};
     }
-    if (bl_model_set_proj(mo, &a->projection, r->proj.seed, err) < 0)
+    if (bl_model_set_proj(mo, a->projection, r->proj.seed, err) < 0)
         return -1;
     if (r->proj.mu)
         bl_proj_set_scale(mo->proj, r->proj.d, r->proj.mu, r->proj.sd);
@@ -648,7 +648,7 @@ static int proj_init(run *r, const bl_algo_spec *a, const bl_boost_cfg *cfg,
  * w, the map's transpose of D = H^T G); the best (h, v) is kept, its
  * training outputs in r->out.  The learner is called n times: any weak
  * learner works, at n times a plain iteration's cost (Table I's O(nmd)). */
-static int fit_outputs(run *r, const bl_algo_spec *a, const struct bl_train *tr,
+static int fit_outputs(run *r, const bl_boost_cfg *a, const struct bl_train *tr,
                        const bl_model *mo, uint64_t seed, struct bl_fit_result *best,
                        bl_error *err)
 {
@@ -683,11 +683,11 @@ static int fit_outputs(run *r, const bl_algo_spec *a, const struct bl_train *tr,
         struct bl_fit_request req = {.G = r->gcol, .c = 1, .seed = seed};
         struct bl_fit_result res = {NULL, 0, 0, r->pout, 0};
         if (r->wo->fit(r->weak, &req, &res, msg) < 0) {
-            rc = bl_errf(err, "weak learner %s: %s", a->weak.plugin->name, msg);
+            rc = bl_errf(err, "weak learner %s: %s", a->weak->plugin->name, msg);
         } else if (res.outdim != 1) {
             r->wo->free_hyp(res.hyp);
             rc = bl_errf(err, "weak learner %s gave %zu outputs for one column of dual weights "
-                         "(project = outputs needs one)", a->weak.plugin->name, res.outdim);
+                         "(project = outputs needs one)", a->weak->plugin->name, res.outdim);
         } else if (A[v] + res.edge > top) {
             if (best->hyp)
                 r->wo->free_hyp(best->hyp);
@@ -726,7 +726,7 @@ static double objective_value(const run *r, const bl_model *mo, double L, double
 int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl_matrix *Xt,
              const int *yt, bl_model *mo, bl_curve *cv, bl_error *err)
 {
-    const bl_algo_spec *a = cfg->algo;
+    const bl_boost_cfg *a = cfg;
     size_t m = tr->m, k = tr->k, mt = Xt ? Xt->m : 0;
     int T = cfg->iterations;
     run r;
@@ -735,46 +735,46 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
     if (k < 2 || m == 0)
         return bl_errf(err, "the training set has %zu examples and %zu classes: boosting needs "
                        "examples of at least 2 classes", m, k);
-    r.lo = a->loss.plugin->ops;
-    r.wo = a->weak.plugin->ops;
-    r.so = a->solver.plugin ? a->solver.plugin->ops : NULL; /* NULL: solver = none */
+    r.lo = a->loss->plugin->ops;
+    r.wo = a->weak->plugin->ops;
+    r.so = a->solver ? a->solver->plugin->ops : NULL; /* NULL: solver = none */
     r.tr = tr;
-    r.shrinkage = a->shrinkage;
+    r.shrinkage = a->param.shrinkage;
     int tc = r.so && r.so->scope == BL_SOLVE_ALL;
     char msg[BL_ERR_MAX] = "";
-    if (!(r.loss = r.lo->create(&bl_host_api, a->loss.v, msg)))
-        return bl_errf(err, "loss %s: %s", a->loss.plugin->name, msg);
-    if (a->projection.plugin && proj_init(&r, a, cfg, tr, Xt, mo, err) < 0) {
+    if (!(r.loss = r.lo->create(&bl_host_api, a->loss->v, msg)))
+        return bl_errf(err, "loss %s: %s", a->loss->plugin->name, msg);
+    if (a->projection && proj_init(&r, a, cfg, tr, Xt, mo, err) < 0) {
         run_free(&r, 0);
         return -1;
     }
-    if (!(r.weak = r.wo->create(&bl_host_api, a->weak.v,
+    if (!(r.weak = r.wo->create(&bl_host_api, a->weak->v,
                                 r.pmode == BL_PROJECT_INPUTS ? &r.ztr : tr, msg))) {
         run_free(&r, 0);
-        return bl_errf(err, "weak learner %s: %s", a->weak.plugin->name, msg);
+        return bl_errf(err, "weak learner %s: %s", a->weak->plugin->name, msg);
     }
-    if (r.so && !(r.solver = r.so->create(&bl_host_api, a->solver.v, msg))) {
+    if (r.so && !(r.solver = r.so->create(&bl_host_api, a->solver->v, msg))) {
         run_free(&r, 0);
-        return bl_errf(err, "solver %s: %s", a->solver.plugin->name, msg);
+        return bl_errf(err, "solver %s: %s", a->solver->plugin->name, msg);
     }
     /* an output coding turns the k-class problem into c binary ones */
-    const struct bl_coding_ops *co = a->coding.plugin ? a->coding.plugin->ops : NULL;
+    const struct bl_coding_ops *co = a->coding ? a->coding->plugin->ops : NULL;
     size_t cmax = k;
     if (co) {
-        if (!(r.coding = co->create(&bl_host_api, a->coding.v, k, msg))) {
+        if (!(r.coding = co->create(&bl_host_api, a->coding->v, k, msg))) {
             run_free(&r, 0);
-            return bl_errf(err, "coding %s: %s", a->coding.plugin->name, msg);
+            return bl_errf(err, "coding %s: %s", a->coding->plugin->name, msg);
         }
         r.co = co;
         cmax = co->max_columns(r.coding);
         if (cmax < 1) {
             run_free(&r, 0);
-            return bl_errf(err, "coding %s: no columns", a->coding.plugin->name);
+            return bl_errf(err, "coding %s: no columns", a->coding->plugin->name);
         }
         r.M = bl_xcalloc(k * cmax, sizeof *r.M);
         /* a code-space loss (SDK 1.2) turns it into one multi-label problem
          * on the code's columns instead: AdaBoost.MO */
-        r.coded = bl_loss_eval_coded(a->loss.plugin);
+        r.coded = bl_loss_eval_coded(a->loss->plugin);
         if (r.coded && code_space_init(&r, a, tr, cfg->seed, cmax, err) < 0) {
             run_free(&r, 0);
             return -1;
@@ -782,21 +782,21 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         if (!r.coded)
             r.Gc = bl_xcalloc(m * cmax, sizeof *r.Gc);
         /* learned codes (SDK 1.6) */
-        r.cwants = bl_coding_wants(a->coding.plugin);
-        r.recolor = bl_coding_recolor(a->coding.plugin);
+        r.cwants = bl_coding_wants(a->coding->plugin);
+        r.recolor = bl_coding_recolor(a->coding->plugin);
         if (r.coded && r.recolor) {
             run_free(&r, 0);
             return bl_errf(err, "coding %s re-colours its code (recolor, SDK 1.6), and loss %s "
                            "runs in code space (eval_coded), which needs a fixed code; use a "
                            "class-space loss such as hinge or margin-exp",
-                           a->coding.plugin->name, a->loss.plugin->name);
+                           a->coding->plugin->name, a->loss->plugin->name);
         }
         if (r.cwants & BL_CODING_PAIRS) {
-            r.pairs = bl_loss_pair_weights(a->loss.plugin);
+            r.pairs = bl_loss_pair_weights(a->loss->plugin);
             r.P = bl_xcalloc(m * k, sizeof *r.P);
         }
-        if (bl_weak_needs(a->weak.plugin) & BL_NEEDS_MARGINS) {
-            r.hinge = bl_loss_hinge_targets(a->loss.plugin);
+        if (bl_weak_needs(a->weak->plugin) & BL_NEEDS_MARGINS) {
+            r.hinge = bl_loss_hinge_targets(a->loss->plugin);
             r.label = bl_xcalloc(m, sizeof *r.label);
             r.margin = bl_xcalloc(m, sizeof *r.margin);
         }
@@ -841,7 +841,7 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         free(touts);
         run_free(&r, 0);
         return bl_errf(err, "loss %s is %g at F = 0 (for %zu classes; see its message above)",
-                       a->loss.plugin->name, L, k);
+                       a->loss->plugin->name, L, k);
     }
     cv->train_loss0 = L;
     double prev_opt = L;
@@ -866,12 +866,12 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
             P = r.P ? pair_weights(&r, tr) : r.G;
             if (co->code(r.coding, tr->y, m, P, bl_seed_derive(cfg->seed, "code", (uint64_t)it),
                          r.M, &c, msg) < 0) {
-                rc = bl_errf(err, "iteration %d: coding %s: %s", it + 1, a->coding.plugin->name, msg);
+                rc = bl_errf(err, "iteration %d: coding %s: %s", it + 1, a->coding->plugin->name, msg);
                 break;
             }
             if (c < 1 || c > cmax) {
                 rc = bl_errf(err, "iteration %d: coding %s gave %zu columns (at most %zu)", it + 1,
-                             a->coding.plugin->name, c, cmax);
+                             a->coding->plugin->name, c, cmax);
                 break;
             }
         }
@@ -884,7 +884,7 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         if (r.needs & BL_NEEDS_HESSIAN) {
             if (it > 0 && hessian_fill(&r, tr) < 0) {
                 rc = bl_errf(err, "iteration %d: loss %s gave no Hessian", it + 1,
-                             a->loss.plugin->name);
+                             a->loss->plugin->name);
                 break;
             }
             req.H = r.hess;
@@ -905,11 +905,11 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
                 break;
             }
         } else if (r.wo->fit(r.weak, &req, &res, msg) < 0) {
-            rc = bl_errf(err, "iteration %d: weak learner %s: %s", it + 1, a->weak.plugin->name, msg);
+            rc = bl_errf(err, "iteration %d: weak learner %s: %s", it + 1, a->weak->plugin->name, msg);
             break;
         }
         double t2 = bl_seconds();
-        if (!(res.edge > a->nu + a->eps)) {
+        if (!(res.edge > a->param.nu + a->param.eps)) {
             r.wo->free_hyp(res.hyp);
             cv->stop = BL_STOP_DUAL;
             break;
@@ -919,7 +919,7 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
             if (od != 1) {
                 r.wo->free_hyp(res.hyp);
                 rc = bl_errf(err, "iteration %d: weak learner %s gave %zu outputs per projected "
-                             "point; project = inputs needs one", it + 1, a->weak.plugin->name,
+                             "point; project = inputs needs one", it + 1, a->weak->plugin->name,
                              od);
                 break;
             }
@@ -929,7 +929,7 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
             r.wo->free_hyp(res.hyp);
             rc = bl_errf(err, "iteration %d: weak learner %s gave %zu outputs for a %zu-column "
                          "code: with a coding it must answer every column", it + 1,
-                         a->weak.plugin->name, od, c);
+                         a->weak->plugin->name, od, c);
             break;
         }
         memset(r.w, 0, k * sizeof *r.w);
@@ -999,7 +999,7 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         L = cs ? r.coded(r.loss, r.Y, m, c, r.f, r.grad)
                : r.lo->eval(r.loss, tr->y, m, k, r.F, r.grad);
         if (!isfinite(L)) {
-            rc = bl_errf(err, "iteration %d: loss %s became %g", it + 1, a->loss.plugin->name, L);
+            rc = bl_errf(err, "iteration %d: loss %s became %g", it + 1, a->loss->plugin->name, L);
             break;
         }
         bl_curve_push(cv);
@@ -1016,13 +1016,13 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         cv->t_book[n] = (t1 - t0) + (t4 - t3);
         if (cfg->on_iter)
             cfg->on_iter(cfg->user, (size_t)it + 1, (size_t)T);
-        if (a->loss_tol >= 0 && L <= a->loss_tol) {
+        if (a->param.loss_tol >= 0 && L <= a->param.loss_tol) {
             cv->stop = BL_STOP_LOSS;
             break;
         }
-        if (a->rel_tol >= 0) { /* RBoost-proj's stopping rule (spec §3.4) */
-            double opt = objective_value(&r, mo, L, a->nu);
-            if (fabs(prev_opt - opt) < a->rel_tol * fabs(prev_opt)) {
+        if (a->param.rel_tol >= 0) { /* RBoost-proj's stopping rule (spec §3.4) */
+            double opt = objective_value(&r, mo, L, a->param.nu);
+            if (fabs(prev_opt - opt) < a->param.rel_tol * fabs(prev_opt)) {
                 cv->stop = BL_STOP_STALL;
                 break;
             }

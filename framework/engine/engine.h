@@ -15,8 +15,9 @@
 #include <boostlab/data.h>
 #include <stdint.h>
 
-#include "../config/experiment.h"
+#include "../plugin/params.h"
 #include "model.h"
+#include "param.h"
 
 enum bl_stop {
     BL_STOP_BUDGET = 0,   /* ran the number of iterations asked for      */
@@ -41,7 +42,10 @@ typedef struct bl_curve {
 } bl_curve;
 
 typedef struct bl_boost_cfg {
-    const bl_algo_spec *algo;
+    bl_boost_param param;
+    /* the plugins with their parameters; solver, coding and projection
+     * are NULL when not used (no solver: every coefficient is 1) */
+    const bl_paramset *loss, *weak, *solver, *coding, *projection;
     int iterations;
     uint64_t seed;
     /* Called after each iteration (may be NULL). */

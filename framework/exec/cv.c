@@ -81,15 +81,16 @@ int bl_cv_choose(const bl_algo_spec *a, const bl_dataset *train, int max_bins, i
             /* a candidate may set its own budget (cv.iterations = {...}) */
             int its = a->cv_iterations ? a->cv_iterations
                       : a->cv[c].iterations ? a->cv[c].iterations : iterations;
-            bl_boost_cfg cfg = {&a->cv[c], its,
-                                bl_seed_derive(seed, a->cv_label[c], (uint64_t)f), NULL, NULL,
-                                max_bins};
+            uint64_t cseed = bl_seed_derive(seed, a->cv_label[c], (uint64_t)f);
             if (a->cv[c].method != BL_METHOD_BOOST) {
+                bl_method_cfg scfg = {&a->cv[c], its, cseed, NULL, NULL, max_bins};
                 bl_metrics met;
                 memset(&met, 0, sizeof met);
-                rc = bl_structured_run(&cfg, &tr, &va, max_bins, &cv, &met, err);
+                rc = bl_structured_run(&scfg, &tr, &va, max_bins, &cv, &met, err);
                 bl_metrics_free(&met);
             } else {
+                bl_boost_cfg cfg = bl_algo_boost_cfg(&a->cv[c], its, cseed);
+                cfg.max_bins = max_bins;
                 rc = bl_boost(&cfg, &tv, &Xv, va.y, &mo, &cv, err);
             }
             if (rc < 0)

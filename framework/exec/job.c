@@ -327,7 +327,7 @@ int bl_job_run(const bl_experiment *ex, bl_job_cache *c, const bl_job *j,
         if (keep)
             return bl_errf(err, "%s: %s is a structured method, whose models are not saved",
                            label, a->name);
-        bl_boost_cfg scfg = {a, a->iterations ? a->iterations : ex->iterations,
+        bl_method_cfg scfg = {a, a->iterations ? a->iterations : ex->iterations,
                              bl_seed_derive(seed, a->name, 0), on_iter, user, ex->max_bins};
         out->started = bl_unix_time();
         int rc = bl_structured_run(&scfg, &c->train, c->test.m ? &c->test : NULL, ex->max_bins,
@@ -344,8 +344,11 @@ int bl_job_run(const bl_experiment *ex, bl_job_cache *c, const bl_job *j,
     bl_model mo;
     bl_model_init(&mo, a->weak.plugin, c->train.k, c->train.d, c->train.class_names,
                   c->train.feature_names);
-    bl_boost_cfg cfg = {a, a->iterations ? a->iterations : ex->iterations,
-                        bl_seed_derive(seed, a->name, 0), on_iter, user, ex->max_bins};
+    bl_boost_cfg cfg = bl_algo_boost_cfg(a, a->iterations ? a->iterations : ex->iterations,
+                                         bl_seed_derive(seed, a->name, 0));
+    cfg.on_iter = on_iter;
+    cfg.user = user;
+    cfg.max_bins = ex->max_bins;
     out->started = bl_unix_time();
     int rc = bl_boost(&cfg, &tv, c->test.m ? &Xt : NULL, c->test.y, &mo, &out->curve, err);
     out->finished = bl_unix_time();

@@ -85,7 +85,7 @@ static void predict_all(const struct model *mo, const bl_dataset *ds, const doub
     free(s.pool);
 }
 
-int bl_ova_svm(const bl_boost_cfg *cfg, const bl_dataset *tr, const bl_dataset *test,
+int bl_ova_svm(const bl_method_cfg *cfg, const bl_dataset *tr, const bl_dataset *test,
                bl_curve *cv, bl_metrics *met, bl_error *err)
 {
     const bl_algo_spec *a = cfg->algo;

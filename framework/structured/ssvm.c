@@ -245,7 +245,7 @@ static int qp_simplex_nn(const lin *L, double *const *A, const double *K, const 
     return steps;
 }
 
-int bl_ssvm(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
+int bl_ssvm(const bl_method_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
             bl_curve *cv, bl_metrics *met, bl_error *err)
 {
     const bl_algo_spec *a = cfg->algo;

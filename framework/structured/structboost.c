@@ -628,17 +628,17 @@ static void take_model(sb *b, bl_sb_model *mo)
     }
 }
 
-static int sb_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
+static int sb_run(const bl_method_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
                   int max_bins, bl_curve *cv, bl_metrics *met, bl_sb_model *model, int polish,
                   bl_error *err);
 
-int bl_structboost(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
+int bl_structboost(const bl_method_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
                    int max_bins, bl_curve *cv, bl_metrics *met, bl_error *err)
 {
     return sb_run(cfg, train, test, max_bins, cv, met, NULL, 1, err);
 }
 
-int bl_structboost_fit(const bl_boost_cfg *cfg, const bl_dataset *train, int max_bins,
+int bl_structboost_fit(const bl_method_cfg *cfg, const bl_dataset *train, int max_bins,
                        int polish, bl_sb_model *model, bl_curve *cv, bl_metrics *met,
                        bl_error *err)
 {
@@ -676,7 +676,7 @@ void bl_sb_model_scores(const bl_sb_model *mo, size_t view, size_t block,
     free(o);
 }
 
-static int sb_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
+static int sb_run(const bl_method_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
                   int max_bins, bl_curve *cv, bl_metrics *met, bl_sb_model *model,
                   int do_polish, bl_error *err)
 {

@@ -10,7 +10,7 @@
 #include "../util/fsutil.h"
 #include "sinst.h"
 
-int bl_structured_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
+int bl_structured_run(const bl_method_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
                       int max_bins, bl_curve *curve, bl_metrics *met, bl_error *err)
 {
     switch (cfg->algo->method) {

@@ -15,21 +15,22 @@
 #define BL_STRUCTURED_STRUCTURED_H
 
 #include "../data/dataset.h"
+#include "../config/experiment.h"
 #include "../engine/engine.h"
 #include "../engine/result.h"
 
 /* Train cfg->algo (method structboost, ssvm, ova-svm, or svm, the
  * baselines of baselines/mcsvm.h, which need no task) on train, tracking
  * the test part when test is not NULL. */
-int bl_structured_run(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
+int bl_structured_run(const bl_method_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
                       int max_bins, bl_curve *curve, bl_metrics *met, bl_error *err);
 
 /* The engines behind it (structboost.c, ssvm.c, ovasvm.c). */
-int bl_structboost(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
+int bl_structboost(const bl_method_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
                    int max_bins, bl_curve *curve, bl_metrics *met, bl_error *err);
-int bl_ssvm(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
+int bl_ssvm(const bl_method_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
             bl_curve *curve, bl_metrics *met, bl_error *err);
-int bl_ova_svm(const bl_boost_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
+int bl_ova_svm(const bl_method_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
                bl_curve *curve, bl_metrics *met, bl_error *err);
 
 /* A StructBoost model on its own (for online use, e.g. the tracker): the
@@ -61,7 +62,7 @@ typedef struct bl_sb_model {
  * test (bl_structboost always polishes): an online learner retrained every
  * few frames cannot afford master solves to 1e-3 of the objective, and a
  * stop at eps_cp is what spec Alg. 2 asks for. */
-int bl_structboost_fit(const bl_boost_cfg *cfg, const bl_dataset *train, int max_bins,
+int bl_structboost_fit(const bl_method_cfg *cfg, const bl_dataset *train, int max_bins,
                        int polish, bl_sb_model *model, bl_curve *curve, bl_metrics *met,
                        bl_error *err);
 void bl_sb_model_free(bl_sb_model *mo);

@@ -295,7 +295,7 @@ static int adaboost(const bl_registry *reg, const float *X, const int *y, size_t
         struct bl_train tv;
         bl_train_view(&ds, &q, &tv);
         bl_model_init(&mo, algo.weak.plugin, 2, d, cls, NULL);
-        bl_boost_cfg cfg = {&algo, iters, seed, NULL, NULL, 256};
+        bl_boost_cfg cfg = bl_algo_boost_cfg(&algo, iters, seed);
         rc = bl_boost(&cfg, &tv, NULL, NULL, &mo, &cv, err);
     }
     if (rc == 0) {

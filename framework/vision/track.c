@@ -216,7 +216,7 @@ static int train(tracker *T, int first, bl_error *err)
         /* the buffer slid by `evicted` frames: the last working set of
          * cuts is rebuilt on what is left of it (bl_sb_model) */
         T->sbm.drop = T->evicted;
-        bl_boost_cfg cfg = {&T->algo, iters, seed, NULL, NULL, p->max_bins};
+        bl_method_cfg cfg = {&T->algo, iters, seed, NULL, NULL, p->max_bins};
         rc = bl_structboost_fit(&cfg, &ds, p->max_bins, p->polish, &T->sbm, &cv, NULL, err);
     } else {
         bl_qview q;
@@ -229,7 +229,8 @@ static int train(tracker *T, int first, bl_error *err)
                 bl_model_free(&T->ada);
             bl_model_init(&T->ada, T->algo.weak.plugin, 2, T->dim, ada_names, NULL);
             T->have_ada = 1;
-            bl_boost_cfg cfg = {&T->algo, p->ada_iterations, seed, NULL, NULL, p->max_bins};
+            bl_boost_cfg cfg = bl_algo_boost_cfg(&T->algo, p->ada_iterations, seed);
+            cfg.max_bins = p->max_bins;
             rc = bl_boost(&cfg, &tv, NULL, NULL, &T->ada, &cv, err);
         }
         bl_qview_free(&q);

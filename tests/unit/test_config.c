@@ -81,13 +81,13 @@ Test(config, valid_experiment_with_recipe_and_overrides)
     const bl_algo_spec *a = &ex.algo[0];
     cr_assert_str_eq(a->loss.plugin->name, "margin-exp");
     cr_assert_str_eq(a->recipe, "mcboost-exp");
-    cr_assert_float_eq(a->nu, 1e-9, 1e-20);
-    cr_assert_float_eq(a->shrinkage, 0.25, 1e-15);
+    cr_assert_float_eq(a->boost.nu, 1e-9, 1e-20);
+    cr_assert_float_eq(a->boost.shrinkage, 0.25, 1e-15);
     int mi = bl_param_index(a->solver.plugin, "max_iter");
     cr_assert_eq(a->solver.v[mi].i, 50);
     const bl_algo_spec *b = &ex.algo[1];
     cr_assert_str_eq(b->loss.plugin->name, "margin-log");
-    cr_assert_float_eq(b->shrinkage, 1.0, 0);
+    cr_assert_float_eq(b->boost.shrinkage, 1.0, 0);
     cr_assert_float_eq(b->solver.v[bl_param_index(b->solver.plugin, "pgtol")].r, 1e-7, 1e-20);
     cr_assert_eq(ex.data[0].split.kind, BL_SPLIT_RATIO);
     cr_assert_float_eq(ex.data[0].split.test_ratio, 0.5, 0);
@@ -201,7 +201,7 @@ Test(config, sweep_expands_cartesian_product_in_file_order)
     cr_assert_str_eq(ex.algo[0].name, "a{shrinkage=0.1,solver.max_iter=10}");
     cr_assert_str_eq(ex.algo[1].name, "a{shrinkage=0.1,solver.max_iter=20}");
     cr_assert_str_eq(ex.algo[5].name, "a{shrinkage=0.3,solver.max_iter=20}");
-    cr_assert_float_eq(ex.algo[5].shrinkage, 0.3, 1e-12);
+    cr_assert_float_eq(ex.algo[5].boost.shrinkage, 0.3, 1e-12);
     cr_assert_eq(ex.algo[5].solver.v[bl_param_index(ex.algo[5].solver.plugin, "max_iter")].i, 20);
     cr_assert_str_eq(ex.algo[7].name, "r{recipe=mcboost-log}");
     cr_assert_str_eq(ex.algo[7].loss.plugin->name, "margin-log");
@@ -268,7 +268,7 @@ Test(config, cv_candidates_are_full_algorithms)
     cr_assert_eq(a->ncv, 4);
     cr_assert_eq(a->cv_folds, 3);
     cr_assert_str_eq(a->cv_label[3], "nu=1e-4,solver.max_iter=40");
-    cr_assert_float_eq(a->cv[3].nu, 1e-4, 1e-18);
+    cr_assert_float_eq(a->cv[3].boost.nu, 1e-4, 1e-18);
     cr_assert_eq(a->cv[3].solver.v[bl_param_index(a->cv[3].solver.plugin, "max_iter")].i, 40);
     cr_assert_str_eq(a->cv[0].loss.plugin->name, "margin-log");
     /* the candidates are part of the algorithm's identity */

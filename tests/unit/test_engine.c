@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "data/quantize.h"
+#include "config/experiment.h"
 #include "engine/engine.h"
 #include "testutil.h"
 
@@ -80,7 +81,7 @@ static void train(const bl_algo_spec *a, problem *p, int T, bl_model *mo, bl_cur
 {
     bl_error err;
     bl_model_init(mo, a->weak.plugin, p->ds.k, p->ds.d, p->ds.class_names, p->ds.feature_names);
-    bl_boost_cfg cfg = {a, T, 1, NULL, NULL, 0};
+    bl_boost_cfg cfg = bl_algo_boost_cfg(a, T, 1);
     struct bl_matrix X = {p->ds.m, p->ds.d, p->ds.x};
     cr_assert_eq(bl_boost(&cfg, &p->tv, &X, p->ds.y, mo, cv, &err), 0, "%s", err.msg);
 }
@@ -457,7 +458,7 @@ Test(engine, constant_features_are_a_clear_error)
     bl_model mo;
     bl_curve cv;
     bl_model_init(&mo, a.weak.plugin, p.ds.k, p.ds.d, p.ds.class_names, p.ds.feature_names);
-    bl_boost_cfg cfg = {&a, 10, 1, NULL, NULL, 0};
+    bl_boost_cfg cfg = bl_algo_boost_cfg(&a, 10, 1);
     cr_assert_eq(bl_boost(&cfg, &p.tv, NULL, NULL, &mo, &cv, &err), -1);
     cr_assert(strstr(err.msg, "every feature is constant"), "%s", err.msg);
     cr_assert(isfinite(cv.train_loss0));
@@ -725,7 +726,7 @@ Test(family, refusals)
     bl_boost_cfg cfg;
     algo_full(&a, "margin-exp", "max", "lbfgsb-line", "binary", NULL);
     bl_model_init(&mo, a.weak.plugin, p.ds.k, p.ds.d, NULL, NULL);
-    cfg = (bl_boost_cfg){&a, 5, 1, NULL, NULL, 0};
+    cfg = bl_algo_boost_cfg(&a, 5, 1);
     cr_assert_eq(bl_boost(&cfg, &p.tv, NULL, NULL, &mo, &cv, &err), -1);
     cr_assert(strstr(err.msg, "coding binary: "), "%s", err.msg);
     bl_model_free(&mo);

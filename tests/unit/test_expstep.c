@@ -31,6 +31,7 @@
 #include <math.h>
 
 #include "data/quantize.h"
+#include "config/experiment.h"
 #include "engine/engine.h"
 #include "engine/objective.h"
 
@@ -1004,7 +1005,7 @@ static void run_engine(const bl_algo_spec *a, bl_dataset *ds, bl_qview *q, int T
     struct bl_train tv;
     bl_train_view(ds, q, &tv);
     bl_model_init(mo, a->weak.plugin, ds->k, ds->d, ds->class_names, ds->feature_names);
-    bl_boost_cfg cfg = {a, T, 1, NULL, NULL, 0};
+    bl_boost_cfg cfg = bl_algo_boost_cfg(a, T, 1);
     struct bl_matrix X = {ds->m, ds->d, ds->x};
     cr_assert_eq(bl_boost(&cfg, &tv, &X, ds->y, mo, cv, &err), 0, "%s", err.msg);
 }

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "data/quantize.h"
+#include "config/experiment.h"
 #include "engine/engine.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -1126,7 +1127,7 @@ static int mo_train(const bl_algo_spec *a, moprob *p, int T, const struct bl_mat
                     const int *yt, bl_model *mo, bl_curve *cv, bl_error *err)
 {
     bl_model_init(mo, a->weak.plugin, p->ds.k, p->ds.d, p->ds.class_names, p->ds.feature_names);
-    bl_boost_cfg cfg = {a, T, 7, NULL, NULL, 0};
+    bl_boost_cfg cfg = bl_algo_boost_cfg(a, T, 7);
     return bl_boost(&cfg, &p->tv, Xt, yt, mo, cv, err);
 }
 

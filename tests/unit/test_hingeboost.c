@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "data/quantize.h"
+#include "config/experiment.h"
 #include "engine/engine.h"
 #include "testutil.h"
 
@@ -284,7 +285,8 @@ static void run_algo(const char *const *sets, size_t k, int T, bl_curve *cv, bl_
     cr_assert_eq(bl_quantize(&ds, 64, &q, &err), 0, "%s", err.msg);
     bl_train_view(&ds, &q, &tv);
     bl_model_init(mo, a.weak.plugin, k, 3, NULL, NULL);
-    bl_boost_cfg cfg = {&a, T, 5, NULL, NULL, 64};
+    bl_boost_cfg cfg = bl_algo_boost_cfg(&a, T, 5);
+    cfg.max_bins = 64;
     cr_assert_eq(bl_boost(&cfg, &tv, NULL, NULL, mo, cv, &err), 0, "%s", err.msg);
     bl_qview_free(&q);
     free(ds.y), free(ds.x);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "data/quantize.h"
+#include "config/experiment.h"
 #include "engine/engine.h"
 #include "engine/project.h"
 #include "util/rng.h"
@@ -82,7 +83,8 @@ static void train(const bl_algo_spec *a, problem *p, int T, bl_model *mo, bl_cur
 {
     bl_error err;
     bl_model_init(mo, a->weak.plugin, p->ds.k, p->ds.d, NULL, NULL);
-    bl_boost_cfg cfg = {a, T, 5, NULL, NULL, 64};
+    bl_boost_cfg cfg = bl_algo_boost_cfg(a, T, 5);
+    cfg.max_bins = 64;
     struct bl_matrix Xt = {p->te.m, p->te.d, p->te.x};
     cr_assert_eq(bl_boost(&cfg, &p->tv, &Xt, p->te.y, mo, cv, &err), 0, "%s", err.msg);
 }

@@ -124,7 +124,7 @@ static void algo(bl_algo_spec *a, const char *const *kv)
 static void run(const bl_algo_spec *a, int T, const bl_dataset *tr, const bl_dataset *te,
                 bl_curve *cv, bl_metrics *met)
 {
-    bl_boost_cfg cfg = {a, T, 12345, NULL, NULL, 0};
+    bl_method_cfg cfg = {a, T, 12345, NULL, NULL, 0};
     bl_error err;
     memset(met, 0, sizeof *met);
     cr_assert_eq(bl_structured_run(&cfg, tr, te, 256, cv, met, &err), 0, "%s", err.msg);

@@ -216,7 +216,7 @@ Test(track, structboost_model_scores_and_warm_start)
     bl_sb_model mo;
     memset(&mo, 0, sizeof mo);
     mo.wo = a.weak.plugin->ops;
-    bl_boost_cfg cfg = {&a, 20, 1, NULL, NULL, 64};
+    bl_method_cfg cfg = {&a, 20, 1, NULL, NULL, 64};
     bl_curve cv;
     bl_metrics met;
     memset(&met, 0, sizeof met);
