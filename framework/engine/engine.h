@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The generic boosting loop.  Each iteration: the loss gives dual weights
- * (its negative gradient), the weak learner returns the hypothesis that
- * best answers them (the most violated dual constraint), the solver sets
- * coefficients (the new row, or all rows for a totally corrective solver),
- * shrinkage scales a stage-wise row, and the engine updates scores and
- * records train loss, train/test error and the time of each phase.  With
- * `solver = none` every coefficient is 1: the weak learner's outputs are
- * the step (trees with Newton leaf values), scaled by shrinkage.
+ * The generic boosting loop, the engine's one entry point.  Each iteration
+ * runs the same phases: the loss gives dual weights (its negative
+ * gradient); the weak learner returns the hypothesis that best answers
+ * them (the most violated dual constraint); the solver sets coefficients
+ * (the new row, or all rows for a totally corrective solver; shrinkage
+ * scales a stage-wise row); the scores and the loss are updated; the
+ * iteration is recorded (train loss, train/test error, edge, the time of
+ * each phase).  With `solver = none` every coefficient is 1: the weak
+ * learner's outputs are the step (trees with Newton leaf values), scaled
+ * by shrinkage.  The score space (class, coded, code, projected inputs or
+ * outputs) is chosen once from the plugins: run.h.
  */
 #ifndef BL_ENGINE_ENGINE_H
 #define BL_ENGINE_ENGINE_H

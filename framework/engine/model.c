@@ -49,7 +49,7 @@ void bl_model_init(bl_model *mo, const struct bl_plugin *weak, size_t k, size_t 
     mo->feature_names = copy_names(feature_names, d);
 }
 
-void bl_model_add(bl_model *mo, void *hyp, size_t outdim, const double *w)
+void bl_model_add(bl_model *mo, void *hyp, size_t outdim)
 {
     if (mo->t == mo->cap) {
         mo->cap = mo->cap ? 2 * mo->cap : 64;
@@ -58,16 +58,22 @@ void bl_model_add(bl_model *mo, void *hyp, size_t outdim, const double *w)
     bl_term *t = &mo->term[mo->t++];
     t->hyp = hyp;
     t->outdim = outdim;
-    t->w = bl_xmalloc(mo->k * sizeof *t->w);
-    memcpy(t->w, w, mo->k * sizeof *t->w);
+    t->w = bl_xcalloc(mo->k, sizeof *t->w);
     t->code = NULL;
     t->hdim = outdim;
 }
 
-void bl_model_set_code(bl_model *mo, const double *code, size_t hdim)
+void bl_model_set_term(bl_model *mo, size_t j, const double *w, const double *code, size_t hdim)
 {
-    bl_term *t = &mo->term[mo->t - 1];
-    t->code = bl_xmalloc(mo->k * hdim * sizeof *t->code);
+    bl_term *t = &mo->term[j];
+    if (w)
+        memcpy(t->w, w, mo->k * sizeof *t->w);
+    if (!code)
+        return;
+    if (!t->code || t->hdim != hdim) {
+        free(t->code);
+        t->code = bl_xmalloc(mo->k * hdim * sizeof *t->code);
+    }
     memcpy(t->code, code, mo->k * hdim * sizeof *t->code);
     t->hdim = hdim;
     t->outdim = mo->k;
@@ -133,7 +139,7 @@ void bl_model_free(bl_model *mo)
 
 /* F (m x k) += every term's weighted outputs on the m rows of X (with a
  * projection, X is their m k projected points), terms in order: through
- * the learner's predict_add (SDK 1.7) when it has one, else predict into
+ * the learner's predict_add when it has one, else predict into
  * out (m x k) and add.  Each F_ir gets the same additions in the same
  * order either way (weak.h), so the scores do not depend on the path. */
 static void add_terms(const bl_model *mo, const struct bl_matrix *X, size_t m, double *F,
@@ -458,11 +464,9 @@ static int load_term(bl_model *mo, const struct bl_weak_ops *wo, char *rest, dou
         return bl_errf(err, "%s:%d: term %zu: output dimension %lu does not match the hypothesis",
                        path, line, j, hdim);
     }
-    bl_model_add(mo, h, code ? hdim : od, w);
-    if (code) {
-        bl_model_set_code(mo, code, hdim);
-        free(code);
-    }
+    bl_model_add(mo, h, code ? hdim : od);
+    bl_model_set_term(mo, mo->t - 1, w, code, hdim);
+    free(code);
     return 0;
 }
 
@@ -538,23 +542,26 @@ static int load_projection(cursor *c, const bl_registry *reg, bl_model *mo, bl_e
     return rc;
 }
 
-int bl_model_load(const char *path, const bl_registry *reg, bl_model *mo, bl_error *err)
+/* Read a model file and check it whole before parsing: the magic, no NUL
+ * byte, and the final crc32 line, so that a damaged file is reported as
+ * such, not by the first field that happens to look wrong.  Returns the
+ * text (*tail at the crc32 line), or NULL with err set. */
+static char *read_checked(const char *path, char **tail_out, bl_error *err)
 {
-    memset(mo, 0, sizeof *mo);
     size_t len;
     char *buf = slurp(path, &len, err);
     if (!buf)
-        return -1;
+        return NULL;
     if (len < 16 || memcmp(buf, "boostlab-model ", 15) != 0) {
         free(buf);
-        return bl_errf(err, "%s:1: not a boostlab model file", path);
+        bl_errf(err, "%s:1: not a boostlab model file", path);
+        return NULL;
     }
     if (memchr(buf, 0, len)) {
         free(buf);
-        return bl_errf(err, "%s: model file contains a NUL byte (corrupted)", path);
+        bl_errf(err, "%s: model file contains a NUL byte (corrupted)", path);
+        return NULL;
     }
-    /* checksum first: a damaged file is reported as such, not by the first
-     * field that happens to look wrong */
     char *tail = NULL;
     for (char *p = buf + len - 1; p > buf; p--)
         if (p[-1] == '\n' && (size_t)(buf + len - p) >= 6) {
@@ -564,15 +571,27 @@ int bl_model_load(const char *path, const bl_registry *reg, bl_model *mo, bl_err
         }
     if (!tail) {
         free(buf);
-        return bl_errf(err, "%s: model file is truncated (no final crc32 line)", path);
+        bl_errf(err, "%s: model file is truncated (no final crc32 line)", path);
+        return NULL;
     }
     unsigned long want = strtoul(tail + 6, NULL, 16);
     uLong have = crc32(0L, (const Bytef *)buf, (uInt)(tail - buf));
     if (want != have) {
         free(buf);
-        return bl_errf(err, "%s: checksum mismatch (file says %08lx, contents give %08lx): the "
-                       "model file is corrupted or was edited", path, want, (unsigned long)have);
+        bl_errf(err, "%s: checksum mismatch (file says %08lx, contents give %08lx): the model "
+                "file is corrupted or was edited", path, want, (unsigned long)have);
+        return NULL;
     }
+    *tail_out = tail;
+    return buf;
+}
+
+int bl_model_load(const char *path, const bl_registry *reg, bl_model *mo, bl_error *err)
+{
+    memset(mo, 0, sizeof *mo);
+    char *tail, *buf = read_checked(path, &tail, err);
+    if (!buf)
+        return -1;
     cursor c = {path, buf, tail, 0};
     char *rest;
     int rc = -1;

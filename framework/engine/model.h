@@ -16,7 +16,7 @@
 #include "../plugin/params.h"
 #include "../util/error.h"
 
-/* Format 2 adds the projection lines (SDK 1.5, RBoost-rank's models);
+/* Format 2 adds the projection lines (RBoost-rank's models);
  * models without a projection are still written as format 1. */
 #define BL_MODEL_FORMAT 2
 
@@ -47,10 +47,14 @@ typedef struct bl_model {
 
 void bl_model_init(bl_model *mo, const struct bl_plugin *weak, size_t k, size_t d,
                    char *const *class_names, char *const *feature_names);
-/* Takes ownership of hyp; copies w. */
-void bl_model_add(bl_model *mo, void *hyp, size_t outdim, const double *w);
-/* Give the newest term a code (k x hdim, copied); its outdim becomes k. */
-void bl_model_set_code(bl_model *mo, const double *code, size_t hdim);
+/* Add a term with outdim class outputs and zero coefficients; the model
+ * owns hyp from here. */
+void bl_model_add(bl_model *mo, void *hyp, size_t outdim);
+/* Set term j's k coefficients (w, unless NULL) and, when code is not NULL,
+ * its code (k x hdim, copied), which makes its class outputs k wide.
+ * Every coefficient of a model is written here. */
+void bl_model_set_term(bl_model *mo, size_t j, const double *w, const double *code,
+                       size_t hdim);
 /* Class outputs (X->m x t->outdim) of one term; scratch holds X->m x hdim.
  * For a model with a projection (mo->proj), X is the projected points
  * (bl_proj_inputs): the term's outputs on its X->m = m k points are then

@@ -2,11 +2,11 @@
 /* The smooth objectives the engine hands a coefficient solver: the loss as
  * a function of the newest coefficient row (stage-wise) or of all rows
  * (totally corrective), with gradients by the chain rule through F.  In
- * code space (SDK 1.2, loss.h eval_coded) the same objectives run on the
+ * code space (loss.h eval_coded) the same objectives run on the
  * code scores f (m x c) with the loss's eval_coded and targets Y: every
  * "k" below is then the number of code columns c.  A stage-wise row
  * objective on a loss's fast path also carries the loss's row Hessian
- * (SDK 1.2, loss.h row_hessian) for the solver, when the loss has one. */
+ * (loss.h row_hessian) for the solver, when the loss has one. */
 #ifndef BL_ENGINE_OBJECTIVE_H
 #define BL_ENGINE_OBJECTIVE_H
 
@@ -62,7 +62,7 @@ double bl_coefobj_eval(void *ctx, const double *w, double *grad);
 int bl_coefobj_hessian(void *ctx, const double *w, double *H);
 /* The solver's view of o over n variables: eval bl_coefobj_eval, the given
  * bounds and nu, and hessian = bl_coefobj_hessian only when o is a row
- * objective on the fast path of a loss (plugin `loss`, SDK-checked) that
+ * objective on the fast path of a loss (plugin `loss`) that
  * provides row_hessian; NULL otherwise (eval path, totally corrective, code
  * space). */
 void bl_coefobj_objective(bl_coefobj *o, const struct bl_plugin *loss, size_t n,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * RandomBoost's projections (SDK 1.5, boostlab/projection.h) as the engine
+ * RandomBoost's projections (boostlab/projection.h) as the engine
  * uses them: an open projection plugin, the stacked projected inputs of
  * RBoost-rank, and the linear maps from the variables a coefficient solver
  * sees to the engine's per-term, per-class coefficients W (t x k):
