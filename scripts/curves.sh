@@ -8,6 +8,9 @@
 #   scripts/curves.sh --against REV [BUILD_DIR]
 #                       build git revision REV in a scratch folder, write
 #                       both builds' curves and compare them line by line
+#   --ini FILE          the workload is experiment FILE instead (any
+#                       experiment of experiments/, e.g. to hold a results
+#                       page's runs to the old build's bit for bit)
 #
 # The workload is tests/curves/recipes.ini (every recipe of configs/ on
 # iris, glass and sonar, 20 iterations, one thread) plus the two CRF
@@ -28,9 +31,10 @@ usage() {
 }
 
 src=$(cd "$(dirname "$0")/.." && pwd)
-out= against=
+out= against= ini=
 while [[ $# -gt 0 ]]; do
   case $1 in
+    --ini) [[ $# -ge 2 ]] || usage; ini=$(cd "$(dirname "$2")" 2>/dev/null && pwd)/$(basename "$2"); shift 2 ;;
     -o | --output) [[ $# -ge 2 ]] || usage; out=$2; shift 2 ;;
     --against) [[ $# -ge 2 ]] || usage; against=$2; shift 2 ;;
     -h | --help)
@@ -58,8 +62,8 @@ if [[ -n $against ]]; then
     make -j"$(nproc)" >/dev/null 2>"$tmp/old.err") ||
     { echo "$0: building $against failed:" >&2; tail -n 20 "$tmp/old.err" >&2; exit 1; }
   # the workload is this tree's, so that both builds run the same experiment
-  BL_CURVES_INI_DIR=$src/tests/curves "$0" -o "$tmp/old.txt" "$tmp/old"
-  "$0" -o "$tmp/new.txt" "$build"
+  BL_CURVES_INI_DIR=$src/tests/curves "$0" ${ini:+--ini "$ini"} -o "$tmp/old.txt" "$tmp/old"
+  "$0" ${ini:+--ini "$ini"} -o "$tmp/new.txt" "$build"
   if cmp -s "$tmp/old.txt" "$tmp/new.txt"; then
     echo "curves: $(grep -c '^run ' "$tmp/new.txt") runs, identical to $against bit for bit"
     exit 0
@@ -76,14 +80,15 @@ export LC_ALL=C OMP_NUM_THREADS=1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bl-curves-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-"$bl" run "$ini_dir/recipes.ini" -o "$tmp/runs" >/dev/null 2>"$tmp/err" ||
-  { echo "$0: boostlab run recipes.ini failed:" >&2; tail -n 5 "$tmp/err" >&2; exit 1; }
-
-# the CRF recipes: six constructed images, prepared as tests/cli/segment.sh does
-"$bl" segment make horse "$tmp/img" --seed 3 --images 6 --width 64 --height 48 >/dev/null &&
-  "$bl" segment prepare "$tmp/img" "$tmp/prep" -i 10 -B 10 -q -j 1 >/dev/null ||
-  { echo "$0: boostlab segment make/prepare failed" >&2; exit 1; }
-cat >"$tmp/crf.ini" <<INI
+# every recipe: recipes.ini, then the CRF recipes on six constructed images
+# prepared as tests/cli/segment.sh does
+recipes() {
+  "$bl" run "$ini_dir/recipes.ini" -o "$tmp/runs" >/dev/null 2>"$tmp/err" ||
+    { echo "$0: boostlab run recipes.ini failed:" >&2; tail -n 5 "$tmp/err" >&2; exit 1; }
+  "$bl" segment make horse "$tmp/img" --seed 3 --images 6 --width 64 --height 48 >/dev/null &&
+    "$bl" segment prepare "$tmp/img" "$tmp/prep" -i 10 -B 10 -q -j 1 >/dev/null ||
+    { echo "$0: boostlab segment make/prepare failed" >&2; exit 1; }
+  cat >"$tmp/crf.ini" <<INI
 [experiment]
 name = curves-crf
 seed = 7
@@ -101,8 +106,17 @@ task.dir = prep
 recipe = ssvm-crf
 task.dir = prep
 INI
-(cd "$tmp" && "$bl" run crf.ini -o runs >/dev/null 2>"$tmp/err") ||
-  { echo "$0: boostlab run crf.ini failed:" >&2; tail -n 5 "$tmp/err" >&2; exit 1; }
+  (cd "$tmp" && "$bl" run crf.ini -o runs >/dev/null 2>"$tmp/err") ||
+    { echo "$0: boostlab run crf.ini failed:" >&2; tail -n 5 "$tmp/err" >&2; exit 1; }
+}
+
+if [[ -z $ini ]]; then
+  recipes
+else
+  [[ -f $ini ]] || { echo "$0: no experiment file $ini" >&2; exit 1; }
+  "$bl" run "$ini" -o "$tmp/runs" >/dev/null 2>"$tmp/err" ||
+    { echo "$0: boostlab run $ini failed:" >&2; tail -n 5 "$tmp/err" >&2; exit 1; }
+fi
 
 python3 - "$tmp/runs/results.sqlite" "$tmp" "$src" >"$tmp/out" <<'PY'
 import sqlite3, sys
