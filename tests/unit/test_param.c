@@ -283,3 +283,24 @@ Test(param, ini_md_documents_every_key)
                   bl_boost_keys[j].spec.name);
     cr_assert_eq(found, bl_boost_nkeys);
 }
+
+/* The host's wording of choices; a plugin's stays "one of a|b". */
+Test(param, choice_wording)
+{
+    char buf[64];
+    bl_param_choice_list("a|b|c", buf, sizeof buf);
+    cr_assert_str_eq(buf, "a, b or c");
+    bl_param_choice_list("a|b", buf, sizeof buf);
+    cr_assert_str_eq(buf, "a or b");
+    bl_param_choice_list("a", buf, sizeof buf);
+    cr_assert_str_eq(buf, "a");
+    struct bl_param_spec s = {"c", BL_PARAM_CHOICE, "a", 0, 0, "a|b", "doc"};
+    union bl_value v;
+    bl_error err;
+    cr_assert_eq(bl_param_parse(&s, "z", &v, &err), -1);
+    cr_assert_str_eq(err.msg, "expected one of a|b, got 'z'");
+    cr_assert_eq(bl_param_parse_as(&s, "z", "a or b", &v, &err), -1);
+    cr_assert_str_eq(err.msg, "expected a or b, got 'z'");
+    cr_assert_eq(bl_param_parse_as(&s, "b", "a or b", &v, &err), 0);
+    cr_assert_eq(v.choice, 1);
+}
