@@ -118,12 +118,19 @@ static char *variant_sweep(const char *name)
 
 /* ---- algorithms and recipes ----------------------------------------- */
 
-static const char *const algo_keys =
-    "recipe, loss, weak, solver, coding, nu, shrinkage, eps, loss_tol, nonneg, iterations, loss.*, "
-    "weak.*, solver.*, coding.*, cv.*, cv_folds, cv_iterations, skip_data, task, task.*, method, "
-    "formulation, C, eps_cp, eps_cg, columns, nonneg_views, projection, projection.*, project, "
-    "project_scale, rel_tol, "
-    "scheme, kernel, gamma, scale";
+/* The keys an [algorithm] section accepts: these and the engine's
+ * (engine/param.c). */
+static const char *algo_keys(void)
+{
+    static char buf[1024];
+    snprintf(buf, sizeof buf,
+             "recipe, loss, weak, solver, coding, %s, iterations, loss.*, weak.*, solver.*, "
+             "coding.*, cv.*, cv_folds, cv_iterations, skip_data, task, task.*, method, "
+             "formulation, C, eps_cp, eps_cg, columns, master, nonneg_views, projection, "
+             "projection.*, scheme, kernel, gamma, scale",
+             bl_boost_key_names());
+    return buf;
+}
 
 const char *const bl_method_names[5] = {"boost", "structboost", "ssvm", "ova-svm", "svm"};
 
@@ -195,7 +202,7 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
         snprintf(head, sizeof head, "%.*s", (int)(dot - key), key);
         ps = role_params(a, head, &role);
         if (!ps)
-            return bl_errf(err, "unknown key '%s' (accepted: %s)", key, algo_keys);
+            return bl_errf(err, "unknown key '%s' (accepted: %s)", key, algo_keys());
         if (!ps->plugin)
             return bl_errf(err, "'%s' sets a parameter, but no %s plugin is chosen yet", key,
                            head);
@@ -219,37 +226,8 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
         bl_paramset_free(ps);
         return bl_paramset_init(ps, p, err);
     }
-    if (!strcmp(key, "nu"))
-        return parse_real(value, 0, HUGE_VAL, &a->boost.nu, err);
-    if (!strcmp(key, "shrinkage"))
-        return parse_real(value, 1e-12, 1, &a->boost.shrinkage, err);
-    if (!strcmp(key, "eps"))
-        return parse_real(value, 0, HUGE_VAL, &a->boost.eps, err);
-    if (!strcmp(key, "loss_tol"))
-        return parse_real(value, 0, HUGE_VAL, &a->boost.loss_tol, err);
-    if (!strcmp(key, "rel_tol"))
-        return parse_real(value, 0, 1, &a->boost.rel_tol, err);
-    if (!strcmp(key, "project")) {
-        if (!strcmp(value, "inputs"))
-            a->boost.project = BL_PROJECT_INPUTS;
-        else if (!strcmp(value, "outputs"))
-            a->boost.project = BL_PROJECT_OUTPUTS;
-        else
-            return bl_errf(err, "expected inputs (RBoost-rank) or outputs (RBoost-proj), got '%s'",
-                           value);
-        return 0;
-    }
-    if (!strcmp(key, "project_scale"))
-        return parse_choice(value, svm_scale_names, 3, &a->boost.project_scale, err);
-    if (!strcmp(key, "nonneg")) {
-        if (!strcmp(value, "true"))
-            a->boost.nonneg = 1;
-        else if (!strcmp(value, "false"))
-            a->boost.nonneg = 0;
-        else
-            return bl_errf(err, "expected true or false, got '%s'", value);
-        return 0;
-    }
+    if (bl_boost_key_find(key))
+        return bl_boost_param_set(&a->boost, key, value, err);
     if (!strcmp(key, "iterations")) {
         long it;
         if (parse_int(value, 1, 100000000, &it, err) < 0)
@@ -296,7 +274,7 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
         a->doc = bl_strdup(value);
         return 0;
     }
-    return bl_errf(err, "unknown key '%s' (accepted: %s)", key, algo_keys);
+    return bl_errf(err, "unknown key '%s' (accepted: %s)", key, algo_keys());
 }
 
 /* Keys are applied in three passes so that a section can override a
@@ -328,11 +306,7 @@ static int apply_keys(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini
 void bl_algo_init(bl_algo_spec *a)
 {
     memset(a, 0, sizeof *a);
-    a->boost.shrinkage = 1.0;
-    a->boost.loss_tol = -1.0;
-    a->boost.rel_tol = -1.0;
-    a->boost.project_scale = BL_SCALE_ZSCORE;
-    a->boost.nonneg = 1;
+    bl_boost_param_init(&a->boost);
     a->C = 100.0;
     a->eps_cp = 0.01;
     a->eps_cg = 1e-4;
@@ -490,12 +464,9 @@ static int key_line(const bl_ini_section *s, const char *key)
 
 int bl_algo_check_projection(const bl_algo_spec *a, const char **key, bl_error *err)
 {
-    *key = NULL;
-    if (a->boost.project_scale != BL_SCALE_ZSCORE && a->boost.project != BL_PROJECT_INPUTS) {
-        *key = "project_scale";
-        return bl_errf(err, "project_scale applies to projected inputs only (project = inputs, "
-                       "RBoost-rank)");
-    }
+    const char *msg = bl_boost_param_check_key(&a->boost, key);
+    if (msg)
+        return bl_errf(err, "%s", msg);
     if (!a->projection.plugin && !a->boost.project)
         return 0; /* nothing projected */
     if (!a->projection.plugin)
@@ -1304,17 +1275,10 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
         write_params(f, "solver", &a->solver);
     if (a->coding.plugin)
         write_params(f, "coding", &a->coding);
-    fprintf(f, "nu = %.17g\nshrinkage = %.17g\neps = %.17g\nnonneg = %s\n", a->boost.nu,
-            a->boost.shrinkage, a->boost.eps, a->boost.nonneg ? "true" : "false");
-    if (a->boost.loss_tol >= 0) /* written only when set: older runs keep their keys */
-        fprintf(f, "loss_tol = %.17g\n", a->boost.loss_tol);
-    if (a->boost.rel_tol >= 0)
-        fprintf(f, "rel_tol = %.17g\n", a->boost.rel_tol);
+    bl_boost_param_write(&a->boost, BL_GROUP_ENGINE, f);
     if (a->projection.plugin) {
         write_params(f, "projection", &a->projection);
-        fprintf(f, "project = %s\n", a->boost.project == BL_PROJECT_OUTPUTS ? "outputs" : "inputs");
-        if (a->boost.project_scale != BL_SCALE_ZSCORE) /* the default keeps older runs' keys */
-            fprintf(f, "project_scale = %s\n", svm_scale_names[a->boost.project_scale]);
+        bl_boost_param_write(&a->boost, BL_GROUP_PROJECTION, f);
     }
     if (a->iterations)
         fprintf(f, "iterations = %d\n", a->iterations);

@@ -12,13 +12,14 @@
  *                           test_file, test_labels, split, test_ratio,
  *                           first, per_class, folds, drop, keep_classes,
  *                           class_pick, repeats
- *   [algorithm NAME]        recipe, loss, weak, solver, coding, nu,
- *                           shrinkage, eps, loss_tol, nonneg, iterations, loss.P,
- *                           weak.P, solver.P, coding.P, cv.KEY,
- *                           cv_folds, cv_iterations, skip_data,
- *                           task, task.P, method, formulation, C, eps_cp,
- *                           eps_cg, columns, nonneg_views, projection, projection.P, project,
- *                           rel_tol, project_scale, scheme, kernel, gamma, scale
+ *   [algorithm NAME]        recipe, loss, weak, solver, coding, the
+ *                           engine's keys (engine/param.c: nu, shrinkage,
+ *                           ...), iterations, loss.P, weak.P, solver.P,
+ *                           coding.P, cv.KEY, cv_folds, cv_iterations,
+ *                           skip_data, task, task.P, method, formulation,
+ *                           C, eps_cp, eps_cg, columns, master,
+ *                           nonneg_views, projection, projection.P,
+ *                           scheme, kernel, gamma, scale
  *
  * A recipe file configs/NAME.ini holds one [recipe] section with the
  * algorithm keys (but not `recipe`) plus `doc`.
@@ -141,7 +142,7 @@ void bl_experiment_free(bl_experiment *ex);
  * `boostlab train`); `from` is a directory to search first (may be NULL). */
 int bl_recipe_load(const char *name, const char *from, const bl_registry *reg,
                    bl_algo_spec *out, bl_error *err);
-/* Engine defaults (shrinkage 1, nonneg, no plugins yet). */
+/* Defaults: the engine's (engine/param.c), no plugins yet. */
 void bl_algo_init(bl_algo_spec *a);
 /* The engine's view of boosting algorithm a: its parameters and plugins,
  * the budget and the seed (no progress callback, max_bins 256). */

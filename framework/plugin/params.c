@@ -60,11 +60,33 @@ static int choice_index(const char *choices, const char *word)
     return -1;
 }
 
+void bl_param_choice_list(const char *choices, char *buf, size_t cap)
+{
+    size_t o = 0, n = 0;
+    buf[0] = 0;
+    for (const char *c = choices; c && *c && o < cap; n++) {
+        const char *bar = strchr(c, '|');
+        int len = (int)(bar ? (size_t)(bar - c) : strlen(c));
+        const char *sep = !n ? "" : bar ? ", " : " or ";
+        o += (size_t)snprintf(buf + o, cap - o, "%s%.*s", sep, len, c);
+        c = bar ? bar + 1 : NULL;
+    }
+}
+
 int bl_param_parse(const struct bl_param_spec *s, const char *text, union bl_value *out,
                    bl_error *err)
 {
-    char want[128];
-    bl_param_describe(s, want, sizeof want);
+    return bl_param_parse_as(s, text, NULL, out, err);
+}
+
+int bl_param_parse_as(const struct bl_param_spec *s, const char *text, const char *accepted,
+                      union bl_value *out, bl_error *err)
+{
+    char want[256];
+    if (accepted)
+        snprintf(want, sizeof want, "%s", accepted);
+    else
+        bl_param_describe(s, want, sizeof want);
     char *end;
     errno = 0;
     switch (s->type) {

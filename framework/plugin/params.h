@@ -19,6 +19,14 @@ typedef struct bl_paramset {
  * Errors say what was expected, e.g. "expected a real number in [0, 1]". */
 int bl_param_parse(const struct bl_param_spec *s, const char *text,
                    union bl_value *out, bl_error *err);
+/* The same, with `accepted` in the messages in place of the type's
+ * description (NULL: bl_param_describe's), for the host's own keys, which
+ * word their choices as prose: "expected minmax, zscore or none, got 'raw'". */
+int bl_param_parse_as(const struct bl_param_spec *s, const char *text, const char *accepted,
+                      union bl_value *out, bl_error *err);
+
+/* "a, b or c" from choices "a|b|c". */
+void bl_param_choice_list(const char *choices, char *buf, size_t cap);
 
 /* Human description of the type and range: "real in [0, inf)". */
 void bl_param_describe(const struct bl_param_spec *s, char *buf, size_t cap);

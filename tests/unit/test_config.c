@@ -254,6 +254,64 @@ Test(config, sweep_clash_with_point_name) { refused(VALID_DATA "[algorithm a{nu=
 Test(config, keep_classes_bad) { refused(VALID_DATA "keep_classes = 1\n" VALID_ALGO, 3, "out of range"); }
 Test(config, class_pick_bad) { refused(VALID_DATA "class_pick = some\n" VALID_ALGO, 3, "first|random"); }
 
+/* ---- the engine's keys (engine/param.c) --------------------------------- */
+
+/* Errors name FILE:LINE, the section and the key, and what was expected. */
+Test(config, engine_key_errors)
+{
+    refused(VALID_DATA VALID_ALGO "rel_tol = 2\n", 5,
+            "[algorithm a] rel_tol: 2 is out of range: expected a real in [0, 1]");
+    refused(VALID_DATA VALID_ALGO "nu = -1\n", 5, "[algorithm a] nu: -1 is out of range");
+    refused(VALID_DATA VALID_ALGO "eps = x\n", 5, "[algorithm a] eps: expected a real in [0, inf)");
+    refused(VALID_DATA VALID_ALGO "loss_tol = inf\n", 5, "[algorithm a] loss_tol: expected a real");
+    refused(VALID_DATA VALID_ALGO "nonneg = yes\n", 5,
+            "[algorithm a] nonneg: expected true or false, got 'yes'");
+    refused(VALID_DATA "[algorithm a]\nrecipe = rboost-rank\nproject = both\n", 5,
+            "[algorithm a] project: expected inputs (RBoost-rank) or outputs (RBoost-proj), got 'both'");
+}
+
+/* The unknown-key list (which tests/cli/reference.sh holds ini.md to)
+ * names every row of the table. */
+Test(config, unknown_key_lists_engine_keys)
+{
+    for (size_t j = 0; j < bl_boost_nkeys; j++) {
+        char what[64];
+        snprintf(what, sizeof what, ", %s,", bl_boost_keys[j].spec.name);
+        refused(VALID_DATA VALID_ALGO "nu_ = 1\n", 5, what);
+    }
+}
+
+/* Engine keys sweep, are chosen by CV and are written back as set. */
+Test(config, engine_keys_sweep_cv_and_write)
+{
+    bl_experiment ex;
+    bl_error err;
+    const char *p = write_ini(VALID_DATA "[algorithm a]\nrecipe = mcboost-exp\n"
+                              "shrinkage = {0.5, 1}\nnonneg = false\nloss_tol = 0.01\n"
+                              "cv.rel_tol = {1e-5, 1e-3}\n");
+    cr_assert_eq(bl_experiment_load(p, &reg, &ex, &err), 0, "%s", err.msg);
+    cr_assert_eq(ex.nalgo, 2);
+    cr_assert_str_eq(ex.algo[0].name, "a{shrinkage=0.5}");
+    cr_assert_eq(ex.algo[0].boost.shrinkage, 0.5);
+    cr_assert_eq(ex.algo[0].boost.nonneg, 0);
+    cr_assert_eq(ex.algo[0].ncv, 2);
+    cr_assert_eq(ex.algo[0].cv[1].boost.rel_tol, 1e-3);
+    cr_assert_eq(ex.algo[0].cv[1].boost.shrinkage, 0.5);
+    cr_assert_eq(ex.algo[0].boost.rel_tol, -1, "rel_tol is unset outside the candidates");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    bl_algo_write(&ex.algo[0], f);
+    fclose(f);
+    cr_assert(strstr(buf, "\nshrinkage = 0.5\neps = 0\nnonneg = false\n"
+                          "loss_tol = 0.01\n"),
+              "%s", buf);
+    cr_assert_null(strstr(buf, "\nrel_tol ="), "%s", buf);
+    cr_assert(strstr(buf, "cv.rel_tol = {1e-5, 1e-3}\n"), "%s", buf);
+    free(buf);
+    bl_experiment_free(&ex);
+}
+
 /* ---- cross-validated hyper-parameters ---------------------------------- */
 
 Test(config, cv_candidates_are_full_algorithms)
