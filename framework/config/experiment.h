@@ -37,6 +37,7 @@
 #include "../plugin/loader.h"
 #include "../plugin/params.h"
 #include "../util/error.h"
+#include "methods.h"
 
 typedef struct bl_data_spec {
     char *name;
@@ -58,11 +59,8 @@ typedef struct bl_data_spec {
 
 enum { BL_PICK_FIRST = 0, BL_PICK_RANDOM = 1 };
 
-/* bl_algo_spec.method */
-enum { BL_METHOD_BOOST = 0, BL_METHOD_STRUCTBOOST = 1, BL_METHOD_SSVM = 2, BL_METHOD_OVA_SVM = 3,
-       BL_METHOD_SVM = 4 };
-/* Method names, indexed by BL_METHOD_*. */
-extern const char *const bl_method_names[5];
+/* Method names, indexed by BL_METHOD_* (bl_algo_spec.method). */
+extern const char *const bl_method_names[BL_NMETHODS];
 
 /* method = svm (baselines/mcsvm.h): scheme and kernel; feature scaling
  * is BL_SCALE_* (engine/param.h) */

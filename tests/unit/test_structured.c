@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "config/experiment.h"
+#include "exec/method.h"
 #include "exec/pool.h"
 #include "plugin/loader.h"
 #include "structured/lp.h"
@@ -124,10 +125,11 @@ static void algo(bl_algo_spec *a, const char *const *kv)
 static void run(const bl_algo_spec *a, int T, const bl_dataset *tr, const bl_dataset *te,
                 bl_curve *cv, bl_metrics *met)
 {
-    bl_method_cfg cfg = {a, T, 12345, NULL, NULL, 0};
+    bl_method_cfg cfg = {a, T, 12345, NULL, NULL, 256};
+    bl_method_io io = {tr, te, NULL, cv, met, NULL};
     bl_error err;
     memset(met, 0, sizeof *met);
-    cr_assert_eq(bl_structured_run(&cfg, tr, te, 256, cv, met, &err), 0, "%s", err.msg);
+    cr_assert_eq(bl_method_run(&cfg, &io, &err), 0, "%s", err.msg);
     cr_assert_gt(cv->n, 0);
 }
 
