@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../data/quantize.h"
-#include "../engine/engine.h"
-#include "../util/fsutil.h"
-#include "../exec/job.h"
-#include "../exec/method.h"
-#include "../exec/pool.h"
+#include "data/quantize.h"
+#include "engine/engine.h"
+#include "util/fsutil.h"
+#include "exec/job.h"
+#include "exec/method.h"
+#include "exec/pool.h"
 #include "cli.h"
 
 static const char *const train_help =
