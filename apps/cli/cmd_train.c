@@ -127,7 +127,7 @@ int cmd_train(int argc, char **argv)
         bl_errprefix(&err, "recipe %s with its --set values", recipe);
     if (rc == 0 && !bl_method_get(algo.method)->model)
         rc = bl_errf(&err, "recipe %s is method %s, whose models are not saved: run it from an "
-                     "experiment file (boostlab run)", recipe, bl_method_names[algo.method]);
+                     "experiment file (boostlab run)", recipe, bl_method_get(algo.method)->name);
     if (rc == 0) {
         algo.name = bl_strdup(recipe);
         rc = bl_load_data(&ds, &all, &none, &err);
