@@ -144,7 +144,8 @@ void bl_algo_init(bl_algo_spec *a);
 /* The engine's view of boosting algorithm a: its parameters and plugins,
  * the budget and the seed (no progress callback, max_bins 256). */
 bl_boost_cfg bl_algo_boost_cfg(const bl_algo_spec *a, int iterations, uint64_t seed);
-/* What a method other than boost runs with (structured/structured.h). */
+/* What every method runs with (exec/method.h); boost builds its
+ * bl_boost_cfg from it (bl_algo_boost_cfg). */
 typedef struct bl_method_cfg {
     const bl_algo_spec *algo;
     int iterations;
