@@ -132,7 +132,9 @@ static const char *algo_keys(void)
     return buf;
 }
 
-const char *const bl_method_names[5] = {"boost", "structboost", "ssvm", "ova-svm", "svm"};
+#define NAME_(id, name, run, model) name,
+const char *const bl_method_names[BL_NMETHODS] = {BL_METHOD_ROWS(NAME_)};
+#undef NAME_
 
 static const char *const svm_scheme_names[] = {"ovo", "ova", "ecoc", "cs"};
 static const char *const svm_kernel_names[] = {"linear", "perceptron", "rbf"};
@@ -236,7 +238,7 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
         return 0;
     }
     if (!strcmp(key, "method"))
-        return parse_choice(value, bl_method_names, 5, &a->method, err);
+        return parse_choice(value, bl_method_names, BL_NMETHODS, &a->method, err);
     if (!strcmp(key, "scheme"))
         return parse_choice(value, svm_scheme_names, 4, &a->svm_scheme, err);
     if (!strcmp(key, "kernel"))

@@ -38,6 +38,7 @@
 #include "../plugin/loader.h"
 #include "../plugin/params.h"
 #include "../util/error.h"
+#include "methods.h"
 
 typedef struct bl_data_spec {
     char *name;
@@ -59,11 +60,8 @@ typedef struct bl_data_spec {
 
 enum { BL_PICK_FIRST = 0, BL_PICK_RANDOM = 1 };
 
-/* bl_algo_spec.method */
-enum { BL_METHOD_BOOST = 0, BL_METHOD_STRUCTBOOST = 1, BL_METHOD_SSVM = 2, BL_METHOD_OVA_SVM = 3,
-       BL_METHOD_SVM = 4 };
-/* Method names, indexed by BL_METHOD_*. */
-extern const char *const bl_method_names[5];
+/* Method names, indexed by BL_METHOD_* (bl_algo_spec.method). */
+extern const char *const bl_method_names[BL_NMETHODS];
 
 /* method = svm (baselines/mcsvm.h): scheme and kernel; feature scaling
  * is BL_SCALE_* (engine/param.h) */
@@ -147,7 +145,8 @@ void bl_algo_init(bl_algo_spec *a);
 /* The engine's view of boosting algorithm a: its parameters and plugins,
  * the budget and the seed (no progress callback, max_bins 256). */
 bl_boost_cfg bl_algo_boost_cfg(const bl_algo_spec *a, int iterations, uint64_t seed);
-/* What a method other than boost runs with (structured/structured.h). */
+/* What every method runs with (exec/method.h); boost builds its
+ * bl_boost_cfg from it (bl_algo_boost_cfg). */
 typedef struct bl_method_cfg {
     const bl_algo_spec *algo;
     int iterations;

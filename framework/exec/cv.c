@@ -10,10 +10,9 @@
 #include <string.h>
 
 #include "../data/quantize.h"
-#include "../engine/engine.h"
-#include "../structured/structured.h"
 #include "../util/fsutil.h"
 #include "../util/rng.h"
+#include "method.h"
 
 /* fold[i] in 0..folds-1: each class's examples shuffled, then dealt out in
  * turn, so every fold holds about 1/folds of every class. */
@@ -69,36 +68,24 @@ int bl_cv_choose(const bl_algo_spec *a, const bl_dataset *train, int max_bins, i
             rc = bl_dataset_subset(train, rows + ntr, nva - ntr, &va, err);
         if (rc == 0 && (rc = bl_quantize(&tr, max_bins, &q, err)) < 0)
             bl_errprefix(err, "cross-validation fold %d", f + 1);
-        struct bl_train tv;
-        if (rc == 0)
-            bl_train_view(&tr, &q, &tv);
-        struct bl_matrix Xv = {va.m, va.d, va.x};
         for (size_t c = 0; c < a->ncv && rc == 0; c++) {
-            bl_model mo;
-            bl_model_init(&mo, a->cv[c].weak.plugin, tr.k, tr.d, tr.class_names,
-                          tr.feature_names);
-            bl_curve cv;
             /* a candidate may set its own budget (cv.iterations = {...}) */
             int its = a->cv_iterations ? a->cv_iterations
                       : a->cv[c].iterations ? a->cv[c].iterations : iterations;
-            uint64_t cseed = bl_seed_derive(seed, a->cv_label[c], (uint64_t)f);
-            if (a->cv[c].method != BL_METHOD_BOOST) {
-                bl_method_cfg scfg = {&a->cv[c], its, cseed, NULL, NULL, max_bins};
-                bl_metrics met;
-                memset(&met, 0, sizeof met);
-                rc = bl_structured_run(&scfg, &tr, &va, max_bins, &cv, &met, err);
-                bl_metrics_free(&met);
-            } else {
-                bl_boost_cfg cfg = bl_algo_boost_cfg(&a->cv[c], its, cseed);
-                cfg.max_bins = max_bins;
-                rc = bl_boost(&cfg, &tv, &Xv, va.y, &mo, &cv, err);
-            }
+            bl_method_cfg mc = {&a->cv[c], its, bl_seed_derive(seed, a->cv_label[c], (uint64_t)f),
+                                NULL, NULL, max_bins};
+            bl_curve cv;
+            bl_metrics met;
+            memset(&cv, 0, sizeof cv);
+            memset(&met, 0, sizeof met);
+            bl_method_io io = {&tr, &va, &q, &cv, &met, NULL};
+            rc = bl_method_run(&mc, &io, err);
             if (rc < 0)
                 bl_errprefix(err, "cross-validation of %s, fold %d", a->cv_label[c], f + 1);
             else
                 wrong[c] += (double)va.m * (cv.n ? cv.test_err[cv.n - 1] : cv.test_err0);
             bl_curve_free(&cv);
-            bl_model_free(&mo);
+            bl_metrics_free(&met);
         }
         held += va.m;
         bl_qview_free(&q);

@@ -14,6 +14,7 @@
 #include "../util/fsutil.h"
 #include "../util/rng.h"
 #include "cv.h"
+#include "method.h"
 
 int bl_load_data(const bl_data_spec *d, bl_dataset *all, bl_dataset *test, bl_error *err)
 {
@@ -270,40 +271,6 @@ static void describe(const bl_job_cache *c, bl_job_out *out)
     out->threads = bl_host_api.threads;
 }
 
-/* A boosting run with a task: the task's metrics of its final predicted
- * classes on both parts. */
-static int class_metrics(const bl_algo_spec *a, const bl_job_cache *c, const bl_model *mo,
-                         bl_metrics *met, bl_error *err)
-{
-    const bl_dataset *part[2] = {&c->train, &c->test};
-    double *val[2] = {NULL, NULL};
-    char **names[2] = {NULL, NULL};
-    size_t n[2] = {0, 0};
-    int rc = 0;
-    for (int p = 0; p < 2 && rc == 0; p++) {
-        const bl_dataset *ds = part[p];
-        if (!ds->m)
-            continue;
-        double *F = bl_xmalloc(ds->m * ds->k * sizeof *F);
-        int *pred = bl_xmalloc(ds->m * sizeof *pred);
-        struct bl_matrix X = {ds->m, ds->d, ds->x};
-        bl_model_scores(mo, &X, F);
-        bl_argmax_rows(F, ds->m, ds->k, pred);
-        rc = bl_task_metrics_of_classes(&a->task, ds, pred, &val[p], &names[p], &n[p], err);
-        free(F);
-        free(pred);
-    }
-    if (rc == 0)
-        bl_metrics_set(met, names[0], n[0], val[0], val[1]);
-    for (int p = 0; p < 2; p++) {
-        for (size_t j = 0; j < n[p]; j++)
-            free(names[p][j]);
-        free(names[p]);
-        free(val[p]);
-    }
-    return rc;
-}
-
 int bl_job_run(const bl_experiment *ex, bl_job_cache *c, const bl_job *j,
                void (*on_iter)(void *, size_t, size_t), void *user, bl_model *keep,
                bl_job_out *out, bl_error *err)
@@ -323,41 +290,13 @@ int bl_job_run(const bl_experiment *ex, bl_job_cache *c, const bl_job *j,
         snprintf(out->cv_choice, sizeof out->cv_choice, "%s", a->cv_label[best]);
         a = &a->cv[best];
     }
-    if (a->method != BL_METHOD_BOOST) {
-        if (keep)
-            return bl_errf(err, "%s: %s is a structured method, whose models are not saved",
-                           label, a->name);
-        bl_method_cfg scfg = {a, a->iterations ? a->iterations : ex->iterations,
-                             bl_seed_derive(seed, a->name, 0), on_iter, user, ex->max_bins};
-        out->started = bl_unix_time();
-        int rc = bl_structured_run(&scfg, &c->train, c->test.m ? &c->test : NULL, ex->max_bins,
-                                   &out->curve, &out->metrics, err);
-        out->finished = bl_unix_time();
-        if (rc < 0)
-            return bl_errprefix(err, "%s", label);
-        describe(c, out);
-        return 0;
-    }
-    struct bl_train tv;
-    bl_train_view(&c->train, &c->q, &tv);
-    struct bl_matrix Xt = {c->test.m, c->test.d, c->test.x};
-    bl_model mo;
-    bl_model_init(&mo, a->weak.plugin, c->train.k, c->train.d, c->train.class_names,
-                  c->train.feature_names);
-    bl_boost_cfg cfg = bl_algo_boost_cfg(a, a->iterations ? a->iterations : ex->iterations,
-                                         bl_seed_derive(seed, a->name, 0));
-    cfg.on_iter = on_iter;
-    cfg.user = user;
-    cfg.max_bins = ex->max_bins;
+    bl_method_cfg mc = {a, a->iterations ? a->iterations : ex->iterations,
+                        bl_seed_derive(seed, a->name, 0), on_iter, user, ex->max_bins};
+    bl_method_io io = {&c->train, c->test.m ? &c->test : NULL, &c->q, &out->curve,
+                       &out->metrics, keep};
     out->started = bl_unix_time();
-    int rc = bl_boost(&cfg, &tv, c->test.m ? &Xt : NULL, c->test.y, &mo, &out->curve, err);
+    int rc = bl_method_run(&mc, &io, err);
     out->finished = bl_unix_time();
-    if (rc == 0 && a->task.plugin)
-        rc = class_metrics(a, c, &mo, &out->metrics, err);
-    if (rc == 0 && keep)
-        *keep = mo;
-    else
-        bl_model_free(&mo);
     if (rc < 0)
         return bl_errprefix(err, "%s", label);
     describe(c, out);

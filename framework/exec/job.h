@@ -15,7 +15,6 @@
 #include "../data/quantize.h"
 #include "../engine/engine.h"
 #include "../store/store.h"
-#include "../structured/structured.h"
 
 typedef struct bl_job {
     size_t d, a;

@@ -1,31 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Dispatch of structured methods and task metrics (structured.h). */
+/* Task metrics of class predictions (structured.h). */
 #include "structured.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../baselines/mcsvm.h"
 #include "../util/fsutil.h"
 #include "sinst.h"
-
-int bl_structured_run(const bl_method_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
-                      int max_bins, bl_curve *curve, bl_metrics *met, bl_error *err)
-{
-    switch (cfg->algo->method) {
-    case BL_METHOD_STRUCTBOOST:
-        return bl_structboost(cfg, train, test, max_bins, curve, met, err);
-    case BL_METHOD_SSVM:
-        return bl_ssvm(cfg, train, test, curve, met, err);
-    case BL_METHOD_OVA_SVM:
-        return bl_ova_svm(cfg, train, test, curve, met, err);
-    case BL_METHOD_SVM: /* plain multi-class data: no task */
-        return bl_mcsvm(cfg, train, test, curve, met, err);
-    default:
-        return bl_errf(err, "%s: not a structured method", cfg->algo->name);
-    }
-}
 
 int bl_task_metrics_of_classes(const bl_paramset *task, const bl_dataset *ds, const int *pred,
                                double **values, char ***names, size_t *n, bl_error *err)

@@ -19,13 +19,9 @@
 #include "../engine/engine.h"
 #include "../engine/result.h"
 
-/* Train cfg->algo (method structboost, ssvm, ova-svm, or svm, the
- * baselines of baselines/mcsvm.h, which need no task) on train, tracking
+/* The three methods (structboost.c, ssvm.c, ovasvm.c; their rows of the
+ * method table are in exec/method.c): train cfg->algo on train, tracking
  * the test part when test is not NULL. */
-int bl_structured_run(const bl_method_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
-                      int max_bins, bl_curve *curve, bl_metrics *met, bl_error *err);
-
-/* The engines behind it (structboost.c, ssvm.c, ovasvm.c). */
 int bl_structboost(const bl_method_cfg *cfg, const bl_dataset *train, const bl_dataset *test,
                    int max_bins, bl_curve *curve, bl_metrics *met, bl_error *err);
 int bl_ssvm(const bl_method_cfg *cfg, const bl_dataset *train, const bl_dataset *test,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Image files and resampling (framework/vision/image.c): PNG round trips,
+/* Image files and resampling (apps/vision/image.c): PNG round trips,
  * JPEG decoding of a real Debian image, refusal of bad files with their
  * name, and crop-resize identities. */
 #include <criterion/criterion.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../framework/vision/image.h"
+#include "vision/image.h"
 
 static char *tmp_path(const char *name)
 {

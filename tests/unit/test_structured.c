@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "config/experiment.h"
+#include "exec/method.h"
 #include "exec/pool.h"
 #include "plugin/loader.h"
 #include "structured/lp.h"
@@ -124,10 +125,11 @@ static void algo(bl_algo_spec *a, const char *const *kv)
 static void run(const bl_algo_spec *a, int T, const bl_dataset *tr, const bl_dataset *te,
                 bl_curve *cv, bl_metrics *met)
 {
-    bl_method_cfg cfg = {a, T, 12345, NULL, NULL, 0};
+    bl_method_cfg cfg = {a, T, 12345, NULL, NULL, 256};
+    bl_method_io io = {tr, te, NULL, cv, met, NULL};
     bl_error err;
     memset(met, 0, sizeof *met);
-    cr_assert_eq(bl_structured_run(&cfg, tr, te, 256, cv, met, &err), 0, "%s", err.msg);
+    cr_assert_eq(bl_method_run(&cfg, &io, &err), 0, "%s", err.msg);
     cr_assert_gt(cv->n, 0);
 }
 
@@ -823,4 +825,32 @@ Test(structured, threads_give_identical_curves, .timeout = 120)
         bl_algo_free(&a);
     }
     td_free(&t);
+}
+
+/* ---- the method table (exec/method.h) ----------------------------------------- */
+
+/* Every method has a row under its experiment-file name; only boost leaves a
+ * model, and asking another method for one is refused before it trains. */
+Test(structured, method_table)
+{
+    for (int id = 0; id < BL_NMETHODS; id++) {
+        const bl_method *m = bl_method_get(id);
+        cr_assert(m && m->run, "method %d has no row", id);
+        cr_assert_str_eq(m->name, bl_method_names[id]);
+        cr_assert_eq(m->model, id == BL_METHOD_BOOST, "%s", m->name);
+    }
+    cr_assert_null(bl_method_get(BL_NMETHODS));
+    bl_algo_spec a;
+    algo(&a, (const char *const[]){"method", "ssvm", NULL});
+    bl_model mo;
+    bl_curve cv;
+    bl_metrics met;
+    memset(&cv, 0, sizeof cv);
+    memset(&met, 0, sizeof met);
+    bl_method_cfg cfg = {&a, 1, 1, NULL, NULL, 256};
+    bl_method_io io = {NULL, NULL, NULL, &cv, &met, &mo};
+    bl_error err;
+    cr_assert_eq(bl_method_run(&cfg, &io, &err), -1);
+    cr_assert(strstr(err.msg, "method ssvm, whose models are not saved"), "%s", err.msg);
+    bl_algo_free(&a);
 }

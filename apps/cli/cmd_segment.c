@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../exec/pool.h"
-#include "../util/fsutil.h"
+#include "exec/pool.h"
+#include "util/fsutil.h"
 #include "../vision/segprep.h"
 #include "../vision/segscene.h"
 #include "cli.h"

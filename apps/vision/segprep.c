@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../config/experiment.h"
-#include "../data/dataset.h"
-#include "../data/quantize.h"
-#include "../engine/engine.h"
-#include "../util/fsutil.h"
-#include "../util/rng.h"
+#include "config/experiment.h"
+#include "data/dataset.h"
+#include "data/quantize.h"
+#include "engine/engine.h"
+#include "util/fsutil.h"
+#include "util/rng.h"
 #include "spfeat.h"
 #include "superpixel.h"
 

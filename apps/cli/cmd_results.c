@@ -11,9 +11,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../report/stats.h"
-#include "../store/store.h"
-#include "../util/fsutil.h"
+#include "report/stats.h"
+#include "store/store.h"
+#include "util/fsutil.h"
 #include "cli.h"
 
 static const char *const results_help =

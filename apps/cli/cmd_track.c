@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/fsutil.h"
+#include "util/fsutil.h"
 #include "../vision/track.h"
 #include "../vision/track_scenes.h"
 #include "cli.h"

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/fsutil.h"
-#include "../util/rng.h"
+#include "util/fsutil.h"
+#include "util/rng.h"
 
 const bl_scene_def bl_scenes[] = {
     {"cat-brick", "cat's face (chelsea.png) over bricks (brick.png); translation only",

@@ -10,7 +10,7 @@
 #include <omp.h>
 #endif
 
-#include "../util/fsutil.h"
+#include "util/fsutil.h"
 
 double bl_box_iou(const bl_box *a, const bl_box *b)
 {

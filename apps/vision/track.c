@@ -28,14 +28,14 @@
 #include <omp.h>
 #endif
 
-#include "../config/experiment.h"
-#include "../data/quantize.h"
-#include "../engine/engine.h"
-#include "../exec/pool.h"
-#include "../structured/structured.h"
-#include "../util/clock.h"
-#include "../util/fsutil.h"
-#include "../util/rng.h"
+#include "config/experiment.h"
+#include "data/quantize.h"
+#include "engine/engine.h"
+#include "exec/pool.h"
+#include "structured/structured.h"
+#include "util/clock.h"
+#include "util/fsutil.h"
+#include "util/rng.h"
 
 /* ---- sampling ------------------------------------------------------------ */
 

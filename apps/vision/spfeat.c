@@ -8,7 +8,7 @@
 #include <vl/hog.h>
 #include <vl/lbp.h>
 
-#include "../util/fsutil.h"
+#include "util/fsutil.h"
 
 const char *const bl_spfeat_name[BL_SPFEAT_NGROUPS] = {
     "colour", "lbp8", "lbp16", "lbp24", "lbp32", "hog8", "hog16", "hog24", "hog32"};

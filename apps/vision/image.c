@@ -13,7 +13,7 @@
 #include <string.h>
 #include <errno.h>
 
-#include "../util/fsutil.h"
+#include "util/fsutil.h"
 
 int bl_image_alloc(bl_image *img, int w, int h, int c, bl_error *err)
 {

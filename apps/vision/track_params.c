@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../config/ini.h"
-#include "../plugin/params.h"
+#include "config/ini.h"
+#include "plugin/params.h"
 #include "track.h"
 
 /* A key: its schema (type, default, range, doc) and where its value lives.

@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../check/check.h"
-#include "../data/dataset.h"
-#include "../plugin/params.h"
-#include "../util/fsutil.h"
+#include "check/check.h"
+#include "data/dataset.h"
+#include "plugin/params.h"
+#include "util/fsutil.h"
 #include "cli.h"
 
 static const char *const check_help =

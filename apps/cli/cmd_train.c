@@ -5,11 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../data/quantize.h"
-#include "../engine/engine.h"
-#include "../util/fsutil.h"
-#include "../exec/job.h"
-#include "../exec/pool.h"
+#include "data/quantize.h"
+#include "engine/engine.h"
+#include "util/fsutil.h"
+#include "exec/job.h"
+#include "exec/method.h"
+#include "exec/pool.h"
 #include "cli.h"
 
 static const char *const train_help =
@@ -124,10 +125,9 @@ int cmd_train(int argc, char **argv)
     const char *key;
     if (rc == 0 && (rc = bl_algo_check_projection(&algo, &key, &err)) < 0)
         bl_errprefix(&err, "recipe %s with its --set values", recipe);
-    /* the structured methods and method svm keep no model to save */
-    if (rc == 0 && algo.method != BL_METHOD_BOOST)
+    if (rc == 0 && !bl_method_get(algo.method)->model)
         rc = bl_errf(&err, "recipe %s is method %s, whose models are not saved: run it from an "
-                     "experiment file (boostlab run)", recipe, bl_method_names[algo.method]);
+                     "experiment file (boostlab run)", recipe, bl_method_get(algo.method)->name);
     if (rc == 0) {
         algo.name = bl_strdup(recipe);
         rc = bl_load_data(&ds, &all, &none, &err);

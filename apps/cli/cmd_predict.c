@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/model.h"
-#include "../util/clock.h"
-#include "../util/fsutil.h"
+#include "engine/model.h"
+#include "util/clock.h"
+#include "util/fsutil.h"
 #include "cli.h"
 
 static const char *const predict_help =

@@ -9,7 +9,7 @@
 #ifndef BL_VISION_IMAGE_H
 #define BL_VISION_IMAGE_H
 #include <stddef.h>
-#include "../util/error.h"
+#include "util/error.h"
 
 typedef struct bl_image {
     int w, h, c;

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <vl/slic.h>
 
-#include "../util/fsutil.h"
+#include "util/fsutil.h"
 
 static double srgb_lin(double c)
 {

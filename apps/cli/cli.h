@@ -4,9 +4,9 @@
 #ifndef BL_CLI_CLI_H
 #define BL_CLI_CLI_H
 
-#include "../config/experiment.h"
-#include "../data/dataset.h"
-#include "../plugin/loader.h"
+#include "config/experiment.h"
+#include "data/dataset.h"
+#include "plugin/loader.h"
 
 /* Exit statuses. */
 enum { BL_EXIT_OK = 0, BL_EXIT_FAIL = 1, BL_EXIT_USAGE = 2 };

@@ -13,15 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../config/experiment.h"
-#include "../config/ini.h"
-#include "../exec/pool.h"
-#include "../plot/plot.h"
-#include "../report/analysis.h"
-#include "../report/figures.h"
-#include "../report/render.h"
-#include "../store/store.h"
-#include "../util/fsutil.h"
+#include "config/experiment.h"
+#include "config/ini.h"
+#include "exec/pool.h"
+#include "plot/plot.h"
+#include "report/analysis.h"
+#include "report/figures.h"
+#include "report/render.h"
+#include "store/store.h"
+#include "util/fsutil.h"
 #include "cli.h"
 
 static const char *const report_help =

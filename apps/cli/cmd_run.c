@@ -9,12 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../exec/mpi.h"
-#include "../exec/pool.h"
-#include "../report/progress.h"
-#include "../report/report.h"
-#include "../store/store.h"
-#include "../util/fsutil.h"
+#include "exec/mpi.h"
+#include "exec/pool.h"
+#include "report/progress.h"
+#include "report/report.h"
+#include "store/store.h"
+#include "util/fsutil.h"
 #include "cli.h"
 
 static const char *const run_help =

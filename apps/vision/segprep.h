@@ -24,8 +24,8 @@
 
 #include <stdint.h>
 
-#include "../plugin/loader.h"
-#include "../util/error.h"
+#include "plugin/loader.h"
+#include "util/error.h"
 
 typedef struct bl_segprep_opts {
     int region;           /* SLIC region size (pixels)                   */

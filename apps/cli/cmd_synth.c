@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../data/synth.h"
-#include "../util/fsutil.h"
+#include "data/synth.h"
+#include "util/fsutil.h"
 #include "cli.h"
 
 #define PER_CLASS_MAX 1000000L

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/fsutil.h"
-#include "../util/rng.h"
+#include "util/fsutil.h"
+#include "util/rng.h"
 
 const char *const bl_segscene_cat[BL_SEGSCENE_NCAT] = {"horse", "vehicle", "person"};
 

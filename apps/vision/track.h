@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../plugin/loader.h"
+#include "plugin/loader.h"
 #include "image.h"
 #include "patch.h"
 

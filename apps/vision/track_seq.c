@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../util/fsutil.h"
+#include "util/fsutil.h"
 #include "track.h"
 
 static int is_frame(const char *name)

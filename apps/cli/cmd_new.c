@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../util/fsutil.h"
+#include "util/fsutil.h"
 #include "cli.h"
 
 #define NAME_MAX_LEN 64

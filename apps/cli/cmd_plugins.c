@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../plugin/params.h"
+#include "plugin/params.h"
 #include "cli.h"
 
 static const char plugins_help[] =
