@@ -430,7 +430,7 @@ static int hessian_fill(run *r, const struct bl_train *tr)
 /* Check once that the loss can give what the weak learner needs. */
 static int needs_init(run *r, const bl_boost_cfg *a, const struct bl_train *tr, bl_error *err)
 {
-    r->needs = bl_weak_needs(a->weak->plugin);
+    r->needs = ((const struct bl_weak_ops *)a->weak->plugin->ops)->needs;
     if (r->needs & BL_NEEDS_OFFDIAG)
         r->needs |= BL_NEEDS_HESSIAN;
     if (!(r->needs & BL_NEEDS_HESSIAN))
@@ -774,7 +774,7 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         r.M = bl_xcalloc(k * cmax, sizeof *r.M);
         /* a code-space loss (SDK 1.2) turns it into one multi-label problem
          * on the code's columns instead: AdaBoost.MO */
-        r.coded = bl_loss_eval_coded(a->loss->plugin);
+        r.coded = ((const struct bl_loss_ops *)a->loss->plugin->ops)->eval_coded;
         if (r.coded && code_space_init(&r, a, tr, cfg->seed, cmax, err) < 0) {
             run_free(&r, 0);
             return -1;
@@ -782,8 +782,8 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         if (!r.coded)
             r.Gc = bl_xcalloc(m * cmax, sizeof *r.Gc);
         /* learned codes (SDK 1.6) */
-        r.cwants = bl_coding_wants(a->coding->plugin);
-        r.recolor = bl_coding_recolor(a->coding->plugin);
+        r.cwants = ((const struct bl_coding_ops *)a->coding->plugin->ops)->wants;
+        r.recolor = ((const struct bl_coding_ops *)a->coding->plugin->ops)->recolor;
         if (r.coded && r.recolor) {
             run_free(&r, 0);
             return bl_errf(err, "coding %s re-colours its code (recolor, SDK 1.6), and loss %s "
@@ -792,11 +792,11 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
                            a->coding->plugin->name, a->loss->plugin->name);
         }
         if (r.cwants & BL_CODING_PAIRS) {
-            r.pairs = bl_loss_pair_weights(a->loss->plugin);
+            r.pairs = ((const struct bl_loss_ops *)a->loss->plugin->ops)->pair_weights;
             r.P = bl_xcalloc(m * k, sizeof *r.P);
         }
-        if (bl_weak_needs(a->weak->plugin) & BL_NEEDS_MARGINS) {
-            r.hinge = bl_loss_hinge_targets(a->loss->plugin);
+        if (((const struct bl_weak_ops *)a->weak->plugin->ops)->needs & BL_NEEDS_MARGINS) {
+            r.hinge = ((const struct bl_loss_ops *)a->loss->plugin->ops)->hinge_targets;
             r.label = bl_xcalloc(m, sizeof *r.label);
             r.margin = bl_xcalloc(m, sizeof *r.margin);
         }
