@@ -36,7 +36,7 @@ shown() {
 
 # ---- every in-tree plugin ------------------------------------------------
 # All of them pass.  (lbfgsb-line and exp-step declare that they search
-# w = alpha * 1 and prox-group that its penalty is nu ||w||_2, SDK 1.2
+# w = alpha * 1 and prox-group that its penalty is nu ||w||_2 in
 # solver.h, and are checked against those contracts.)
 # The structured tasks are among them; hierarchy matches its taxonomy's leaves
 # to class names, so it is checked on its own below with -p taxonomy=FILE and
@@ -225,7 +225,7 @@ shown p_env projection/scale 3 '^    k=1 n=2 seed=0$' "the input shrunk from n=7
 expect_fail 1 "good_loss.c: cannot load plugin" -- "${BLC[@]}" "$SRC/tests/plugins/good_loss.c"
 expect_fail 1 "nope.so: cannot read plugin: No such file" -- "${BLC[@]}" "$TMP/nope.so"
 expect_fail 1 "no entry point 'boostlab_plugin_entry'" -- "${BLC[@]}" "$FIX/no_entry.so"
-expect_fail 1 "built for SDK 2.0" -- "${BLC[@]}" "$FIX/bad_version.so"
+expect_fail 1 "built for SDK 3.0" -- "${BLC[@]}" "$FIX/bad_version.so"
 expect_fail 1 "no plugin named 'no-such-plugin'" -- "${BLC[@]}" no-such-plugin
 # a name from BOOSTLAB_PLUGIN_PATH; a file with several plugins checks them all
 BOOSTLAB_PLUGIN_PATH="$FIX/wrong_grad.so" "${BLC[@]}" fixture-wrong-grad >"$TMP/env" 2>&1

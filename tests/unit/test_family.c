@@ -16,7 +16,7 @@
  *     soft-threshold closed forms on quadratics (free and w >= 0), lambda
  *     large -> 0, the one-step form, a general quadratic, and the
  *     optimality conditions on a softmax row problem;
- *   - AdaBoost.MO (§7.5) in the engine's code space (SDK 1.2, suite mo):
+ *   - AdaBoost.MO (§7.5) in the engine's code space (suite mo):
  *     the loss mo-exp (eval_coded against finite differences, at f = 0,
  *     normalize, extremes, threads; its class-space eval is mh-exp's), the
  *     recipe against the spec's pseudo-code written out here (alpha and
@@ -24,7 +24,7 @@
  *     the dagger refusal for k = 14, a model file round trip, the refusal
  *     of a changing code, per-column coefficients (lbfgsb-row, lbfgsb-tc),
  *     and a 1.1 loss descriptor never being run in code space;
- *   - the LogitBoost family's losses (SDK 1.3): klogit against finite
+ *   - the LogitBoost family's losses: klogit against finite
  *     differences, at F = 0 and in closed form, its extremes and threads;
  *     the BL_HESS_DIAG_RANK1 forms of klogit (u = 0) and softmax (u = p,
  *     H 1 = 0, normalize).
@@ -1480,7 +1480,7 @@ Test(moeng, loss_without_eval_coded_stays_in_class_space)
     mo_release(&p);
 }
 
-/* ---- klogit and the rank-one Hessian form (SDK 1.3) ------------------------
+/* ---- klogit and the rank-one Hessian form ----------------------------------
  * The losses of the LogitBoost family's tree learners (spec
  * aoso-logitboost.md §1.3, §3.2): klogit's derivatives, value at 0, its
  * diagonal-only BL_HESS_DIAG_RANK1 form; softmax's rank-one form, whose

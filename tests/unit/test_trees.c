@@ -371,7 +371,7 @@ static struct answer fit(const struct cfg *c, void *L, const struct bl_fit_reque
      * order of this dense sum */
     cr_assert(memcmp(&A.res.edge, &want, sizeof want) == 0, "%s: edge %.17g, <G, out> %.17g",
               c->p->name, A.res.edge, e);
-    /* predict_add (SDK 1.7): F + w_r times predict's outputs, bit for bit */
+    /* predict_add: F + w_r times predict's outputs, bit for bit */
     double *h = malloc(m * k * sizeof *h), *F1 = malloc(m * k * sizeof *F1),
            *F2 = malloc(m * k * sizeof *F2), *w = malloc(k * sizeof *w);
     A.ops->predict(A.res.hyp, &P->tr.X, h);
