@@ -2,14 +2,12 @@
 /* `boostlab check-plugin FILE.so|NAME...`: load plugins (a file on its own,
  * or a name from the standard registry, as `boostlab plugins NAME` finds
  * it) and run their role's contract on random problems (framework/check). */
-#include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../check/check.h"
