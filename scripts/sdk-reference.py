@@ -325,7 +325,7 @@ def split_body(toks, sep):
             lines = comment_lines(t)
             title = divider_title(lines)
             if title is not None:
-                # "---- SDK 1.2 ----" inside a struct: a note on what follows
+                # "---- code space ----" inside a struct: a note on what follows
                 items.append({"code": None, "doc": [], "note": title})
                 above = [lines[1:]] if lines[1:] else []
                 continue
@@ -703,9 +703,9 @@ def render(headers, out):
     out.append("| header | what it is |")
     out.append("|---|---|")
     for h in headers:
-        # "boostlab plugin SDK (1.1): the output-coding role.  Each ...":
-        # the first sentence, after the colon that names the SDK
-        first = re.sub(r"^boostlab plugin SDK( \([0-9.]+\))?: ", "",
+        # "boostlab plugin SDK: the output-coding role.  Each ...": the
+        # first sentence, after the colon that names the SDK
+        first = re.sub(r"^boostlab plugin SDK: ", "",
                        first_sentence(h.file_doc))
         out.append("| [`%s`](#%s) | %s |" % (h.name, re.sub(r"[^a-z0-9-]", "", h.name.lower()),
                                               md_inline(first, table=True)))

@@ -2,14 +2,12 @@
 /* `boostlab check-plugin FILE.so|NAME...`: load plugins (a file on its own,
  * or a name from the standard registry, as `boostlab plugins NAME` finds
  * it) and run their role's contract on random problems (framework/check). */
-#include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check/check.h"
@@ -100,43 +98,6 @@ static char *absolute(const char *a)
     if (!getcwd(cwd, sizeof cwd))
         return bl_strdup(a);
     return bl_path_join(cwd, a);
-}
-
-/* After the loader refused a file: if that was because a descriptor has a
- * role built for an SDK before the role had its contract (a task before
- * 1.4, a projection before 1.5: the role was reserved then), say so.  Only
- * a file that passes the loader's own safety rules (absolute, not writable
- * by others, nor in a directory others may write to) is opened again. */
-static void explain_reserved(const char *path)
-{
-    struct stat st;
-    if (path[0] != '/' || stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & S_IWOTH))
-        return;
-    char *dir = bl_path_dir(path);
-    int unsafe = stat(dir, &st) != 0 || ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX));
-    free(dir);
-    if (unsafe)
-        return;
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!h)
-        return;
-    bl_plugin_entry_fn entry;
-    *(void **)&entry = dlsym(h, "boostlab_plugin_entry");
-    const struct bl_plugin *const *list = entry ? entry(&bl_host_api) : NULL;
-    for (; list && *list; list++) {
-        const struct bl_plugin *p = *list;
-        if (p->role == BL_ROLE_PROJECTION && !BL_SDK_HAS(p->sdk_version, 5))
-            fprintf(stderr, "boostlab check-plugin: %s: the random-projection role has its "
-                    "contract since SDK 1.5 (projection.h), but the plugin was built for SDK "
-                    "%u.%u: rebuild it against these headers\n", p->name ? p->name : "?",
-                    BL_SDK_MAJOR_OF(p->sdk_version), BL_SDK_MINOR_OF(p->sdk_version));
-        else if (p->role == BL_ROLE_TASK && !BL_SDK_HAS(p->sdk_version, 4))
-            fprintf(stderr, "boostlab check-plugin: %s: the structured-task role has its "
-                    "contract since SDK 1.4 (task.h), but the plugin was built for SDK %u.%u: "
-                    "rebuild it against these headers\n", p->name ? p->name : "?",
-                    BL_SDK_MAJOR_OF(p->sdk_version), BL_SDK_MINOR_OF(p->sdk_version));
-    }
-    dlclose(h);
 }
 
 int cmd_check(int argc, char **argv)
@@ -277,7 +238,6 @@ int cmd_check(int argc, char **argv)
             files[a] = absolute(arg);
             if (bl_registry_load_file(&regs[a], files[a], &err) < 0) {
                 cli_fail(err.msg);
-                explain_reserved(files[a]);
                 rc = BL_EXIT_FAIL;
                 continue;
             }

@@ -18,7 +18,7 @@
  *                constant column")
  *   determinism  two fresh instances, the same inputs and seeds: the same c
  *                and bitwise the same M
- *   recolor      (SDK 1.6, when the coding has it) after each code(), with
+ *   recolor      (when the coding has it) after each code(), with
  *                random weak outputs and a trial loss, recolor answers
  *                DONE, KEEP or REFIT; DONE leaves M as it was; M stays
  *                finite with no zero or constant column; a run of REFITs
@@ -136,7 +136,7 @@ static double trial_fn(void *ctx, const double *M)
 static int recolor_case(struct cst *S, void *C, const struct ccase *cs, uint64_t seed, double *M,
                         size_t c, chk_buf *why)
 {
-    bl_coding_recolor_fn rec = bl_coding_recolor(S->p);
+    bl_coding_recolor_fn rec = ((const struct bl_coding_ops *)S->p->ops)->recolor;
     size_t k = cs->k, m = cs->m;
     double *g = malloc(m * c * sizeof *g), *w = malloc(k * c * sizeof *w);
     double *before = malloc(k * c * sizeof *before);
@@ -414,8 +414,8 @@ static enum chk_status prop_check(chk_ctx *c)
 
 static enum chk_status check_recolor(chk_ctx *c)
 {
-    if (!bl_coding_recolor(c->p)) {
-        chk_detail(c, "no recolor (optional, SDK 1.6)");
+    if (!((const struct bl_coding_ops *)c->p->ops)->recolor) {
+        chk_detail(c, "no recolor (optional)");
         return CHK_SKIP;
     }
     return prop_check(c);

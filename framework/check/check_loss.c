@@ -7,7 +7,7 @@
  * Hessian diagonal (when provided) against differences of the gradient;
  * convexity along random segments; finiteness at extreme F; the stage-wise
  * row fast path (when provided) against eval at F + s w^T; the code-space
- * eval_coded (SDK >= 1.2, when provided): its gradient and finiteness; and
+ * eval_coded (when provided): its gradient and finiteness; and
  * bitwise determinism.
  *
  * Every property runs on cases drawn from a seed; a failing case is shrunk
@@ -57,7 +57,7 @@ static int lst_open(struct lst *L, const chk_ctx *c, const union bl_value *v, ch
     memset(L, 0, sizeof *L);
     L->p = c->p;
     L->ops = c->p->ops;
-    L->coded = bl_loss_eval_coded(c->p);
+    L->coded = L->ops->eval_coded;
     L->host = c->host;
     L->v = v;
     err[0] = 0;
@@ -538,7 +538,7 @@ struct lspec {
     int simplify;            /* try simpler values once the size is minimal */
 };
 
-/* hinge_targets (SDK 1.6): for a two-colour column drawn from the case
+/* hinge_targets: for a two-colour column drawn from the case
  * (cs->s's signs, cycled over the classes; never constant), each example
  * alone (m = 1) must move as scale max(0, margin - label s) along s col,
  * with one scale > 0 for all examples; pair_weights: finite, 0 on the true
@@ -546,8 +546,8 @@ struct lspec {
 static int prop_hinge(struct lst *L, const struct lcase *cs, chk_buf *why, chk_buf *more)
 {
     size_t m = cs->m, k = cs->k;
-    bl_loss_hinge_fn hinge = bl_loss_hinge_targets(L->p);
-    bl_loss_pairs_fn pairs = bl_loss_pair_weights(L->p);
+    bl_loss_hinge_fn hinge = L->ops->hinge_targets;
+    bl_loss_pairs_fn pairs = L->ops->pair_weights;
     double *col = malloc(k * sizeof *col), *lab = malloc(m * sizeof *lab);
     double *mar = malloc(m * sizeof *mar), *P = malloc(m * k * sizeof *P);
     double *Fi = malloc(k * sizeof *Fi), scale = NAN;
@@ -864,7 +864,7 @@ static enum chk_status check_hessian(chk_ctx *c)
     lcase_free(&cs);
     lst_close(&L);
     if (!diag) {
-        chk_detail(c, "hessian does not do the diagonal form (the only one SDK 1.2 defines)");
+        chk_detail(c, "hessian does not do the diagonal form (BL_HESS_DIAG)");
         return CHK_SKIP;
     }
     struct lspec sp = {"hessian", shapes_std, NEL(shapes_std), scales_std, NEL(scales_std),
@@ -916,9 +916,8 @@ static enum chk_status check_row(chk_ctx *c)
 static enum chk_status check_coded(chk_ctx *c, lprop prop, int kind, const char *tag,
                                    const char *pass)
 {
-    if (!bl_loss_eval_coded(c->p)) {
-        chk_detail(c, BL_SDK_HAS(c->p->sdk_version, 2) ? "no eval_coded (optional)"
-                                                       : "built for SDK < 1.2: no eval_coded");
+    if (!((const struct bl_loss_ops *)c->p->ops)->eval_coded) {
+        chk_detail(c, "no eval_coded (optional)");
         return CHK_SKIP;
     }
     struct lspec sp = {tag, shapes_coded, NEL(shapes_coded),
@@ -942,8 +941,9 @@ static enum chk_status check_coded_extreme(chk_ctx *c)
 
 static enum chk_status check_hinge(chk_ctx *c)
 {
-    if (!bl_loss_hinge_targets(c->p) && !bl_loss_pair_weights(c->p)) {
-        chk_detail(c, "no pair_weights or hinge_targets (optional, SDK 1.6)");
+    const struct bl_loss_ops *lo = c->p->ops;
+    if (!lo->hinge_targets && !lo->pair_weights) {
+        chk_detail(c, "no pair_weights or hinge_targets (optional)");
         return CHK_SKIP;
     }
     struct lspec sp = {"hinge", shapes_std, NEL(shapes_std), scales_std, NEL(scales_std),

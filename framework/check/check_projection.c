@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * check-plugin, random-projection role (projection.h, docs/sdk.md "Random
- * projections (SDK 1.5)"), for class counts k = 1, 2, 3, 10, 50 and
- * several seeds (the first case of a check uses seed 0, the others seeds
+ * projections"), for class counts k = 1, 2, 3, 10, 50 and several seeds (the first case of a check uses seed 0, the others seeds
  * derived from --seed):
  *
  *   create       instances for every k and the seeds 0, 1, 2^64 - 1 and a

@@ -23,7 +23,7 @@
  *   determinism  the same problem twice (and on a fresh instance): bitwise
  *                the same w
  *
- * A solver built for SDK 1.2 may declare (solver.h) that it searches only
+ * A solver may declare (solver.h) that it searches only
  * w = alpha * 1 (space BL_SPACE_TIED: KKT is then checked for alpha, and w
  * must be tied), or that its penalty is nu ||w||_2 (BL_PENALTY_GROUP_L2:
  * KKT of f + nu ||w||_2, with bounds of 0 or infinity only, the bounds such
@@ -461,13 +461,12 @@ static int all_scope(const chk_ctx *c)
     return ((const struct bl_solver_ops *)c->p->ops)->scope == BL_SOLVE_ALL;
 }
 
-/* The solver's declared space and penalty (SDK 1.2 fields). */
+/* The solver's declared space and penalty. */
 static void declared(const chk_ctx *c, int *tied, int *group)
 {
     const struct bl_solver_ops *o = c->p->ops;
-    int has = BL_SDK_HAS(c->p->sdk_version, 2);
-    *tied = has && o->space == BL_SPACE_TIED;
-    *group = has && o->penalty == BL_PENALTY_GROUP_L2;
+    *tied = o->space == BL_SPACE_TIED;
+    *group = o->penalty == BL_PENALTY_GROUP_L2;
 }
 
 static int try_case(chk_ctx *c, struct sst *S, struct sproblem *P, size_t t, size_t k, int fk,

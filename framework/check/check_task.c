@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * check-plugin, structured-task role (task.h, SDK 1.4), on small random
+ * check-plugin, structured-task role (task.h), on small random
  * data sets (k = 2 .. 5 classes, every class present, a few dozen rows, a
  * few features; or the k classes of --classes FILE, for tasks that match
  * class names, e.g. hierarchy's taxonomy; or random row subsets of the data

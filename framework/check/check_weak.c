@@ -20,9 +20,9 @@
  *                           <G, H>; with a coding, the coded columns)
  *   outputs     the training outputs fit writes equal predict on the training X
  *   predict     predict is finite, also on NaN and huge feature values
- *   predict-add predict_add (SDK 1.7, optional) adds w_r times predict's
- *               outputs to F: the same numbers as predict and then adding
- *               (+-0 aside, as weak.h allows), on the training X and on X
+ *   predict-add predict_add (optional) adds w_r times predict's outputs to
+ *               F: the same numbers as predict and then adding (+-0 aside,
+ *               as weak.h allows), on the training X and on X
  *   determinism same G and seed: bitwise the same edge, outputs and text, on
  *               the same learner and on a fresh one
  *   save-load   save writes one line (and never more than cap bytes, returning
@@ -30,9 +30,9 @@
  *               predicts bitwise the same and saves to the same text, and
  *               malformed text is refused with a message
  *
- * A learner that declares needs (SDK 1.3) also gets a Hessian in its
- * requests, that of the softmax loss at random scores (H = p(1 - p),
- * Hu = p), and a trial loss (the softmax loss of the step alone).
+ * A learner that declares needs also gets a Hessian in its requests, that
+ * of the softmax loss at random scores (H = p(1 - p), Hu = p), and a trial
+ * loss (the softmax loss of the step alone).
  *
  * A failing case is shrunk over m, d, k and c (same seed scheme), then its
  * dual weights are rounded where that keeps it failing.
@@ -62,7 +62,7 @@ struct wcase {
     int *y;
     float *x;                 /* m x d feature-major                       */
     double *G;                /* m x c                                     */
-    double *H, *Hu;           /* m x c: a softmax Hessian (needs, SDK 1.3) */
+    double *H, *Hu;           /* m x c: a softmax Hessian (for needs)   */
     size_t mt;
     float *xt;                /* mt x d: predict's other input (NaN, huge) */
     bl_dataset ds;
@@ -241,7 +241,7 @@ static void do_fit(const struct wst *W, void *L, const struct wcase *w, uint64_t
 {
     memset(f, 0, sizeof *f);
     f->out = calloc(w->m * w->c, sizeof *f->out);
-    unsigned needs = bl_weak_needs(W->p);
+    unsigned needs = W->ops->needs;
     struct bl_fit_request rq = {.G = w->G, .c = w->c, .H = needs & (BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG) ? w->H : NULL, .seed = seed,
                                 .Hu = needs & BL_NEEDS_OFFDIAG ? w->Hu : NULL,
                                 .trial_loss = trial_loss, .trial_ctx = (void *)w};
@@ -392,7 +392,7 @@ static int run_case(struct wst *W, const struct wcase *w, chk_buf *why, chk_buf 
         break;
     }
     case P_PREDICT_ADD: {
-        bl_weak_predict_add_fn padd = bl_weak_predict_add(W->p);
+        bl_weak_predict_add_fn padd = W->ops->predict_add;
         const struct bl_matrix Xs[2] = {w->tr.X, {w->mt, d, w->xt}};
         for (int q = 0; q < 2 && !fail; q++) {
             size_t n = Xs[q].m;
@@ -748,8 +748,8 @@ static enum chk_status check_create(chk_ctx *c)
 
 static enum chk_status check_predict_add(chk_ctx *c)
 {
-    if (!bl_weak_predict_add(c->p)) {
-        chk_detail(c, "no predict_add (optional, SDK 1.7)");
+    if (!((const struct bl_weak_ops *)c->p->ops)->predict_add) {
+        chk_detail(c, "no predict_add (optional)");
         return CHK_SKIP;
     }
     return prop_check(c);

@@ -415,11 +415,12 @@ static int task_paths(bl_algo_spec *a, const bl_ini *ini, bl_error *err)
 }
 
 
-/* The Hessian a second-order learner needs (SDK 1.3); the margins of
- * BL_NEEDS_MARGINS (1.6) are given when available and never refuse. */
+/* The Hessian a second-order learner needs; the margins of
+ * BL_NEEDS_MARGINS are given when available and never refuse. */
 static unsigned hessian_needs(const struct bl_plugin *weak)
 {
-    return bl_weak_needs(weak) & (BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG);
+    const struct bl_weak_ops *wo = weak ? weak->ops : NULL;
+    return wo ? wo->needs & (BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG) : 0;
 }
 /* What a structured method needs: a task; StructBoost also a base learner
  * without second-order needs; the boosting engine's plugins have no
@@ -616,7 +617,7 @@ static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini
     if (so && so->scope == BL_SOLVE_ALL && a->boost.shrinkage != 1.0)
         return bl_errf(err, "%s:%d: [%s] solver %s is totally corrective; shrinkage must be 1",
                        ini->path, s->line, s->name, a->solver.plugin->name);
-    /* a second-order learner (SDK 1.3) needs the loss's Hessian, in class space */
+    /* a second-order learner needs the loss's Hessian, in class space */
     if (hessian_needs(a->weak.plugin)) {
         const struct bl_loss_ops *lo = a->loss.plugin->ops;
         if (a->coding.plugin)

@@ -49,7 +49,8 @@ static const bl_space *space_of(const bl_boost_cfg *cfg)
     if (cfg->projection)
         return cfg->param.project == BL_PROJECT_OUTPUTS ? &bl_space_outputs : &bl_space_inputs;
     if (cfg->coding)
-        return bl_loss_eval_coded(cfg->loss->plugin) ? &bl_space_code : &bl_space_coded;
+        return ((const struct bl_loss_ops *)cfg->loss->plugin->ops)->eval_coded ? &bl_space_code
+                                                                             : &bl_space_coded;
     return &bl_space_class;
 }
 

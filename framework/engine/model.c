@@ -146,7 +146,8 @@ static void add_terms(const bl_model *mo, const struct bl_matrix *X, size_t m, d
                       double *out, double *scratch)
 {
     size_t k = mo->k;
-    bl_weak_predict_add_fn padd = mo->proj ? NULL : bl_weak_predict_add(mo->weak);
+    bl_weak_predict_add_fn padd =
+        mo->proj ? NULL : ((const struct bl_weak_ops *)mo->weak->ops)->predict_add;
     for (size_t j = 0; j < mo->t; j++) {
         const bl_term *t = &mo->term[j];
         if (padd && !t->code) {

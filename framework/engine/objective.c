@@ -254,7 +254,7 @@ void bl_coefobj_objective(bl_coefobj *o, const struct bl_plugin *loss, size_t n,
     /* only the fast path has a Hessian: o->fast is set for class-space row
      * objectives alone, and its row_hessian describes exactly row_eval */
     o->row_hessian = o->fast && o->t == 0 && !o->coded && loss && loss->ops == o->ops
-                         ? bl_loss_row_hessian(loss)
+                         ? ((const struct bl_loss_ops *)loss->ops)->row_hessian
                          : NULL;
     memset(obj, 0, sizeof *obj);
     obj->n = n;

@@ -63,7 +63,7 @@ static int hessian_fill(bl_run *r)
 int bl_run_needs_init(bl_run *r, bl_error *err)
 {
     const bl_boost_cfg *a = r->cfg;
-    r->needs = bl_weak_needs(a->weak->plugin);
+    r->needs = r->wo->needs;
     if (r->needs & BL_NEEDS_OFFDIAG)
         r->needs |= BL_NEEDS_HESSIAN;
     if (!(r->needs & BL_NEEDS_HESSIAN))

@@ -68,10 +68,10 @@ static int code_init(bl_run *r, bl_model *mo, bl_error *err)
     code *s = r->st = bl_xcalloc(1, sizeof *s);
     if (bl_run_coding_open(r, &s->cd, err) < 0)
         return -1;
-    s->coded = bl_loss_eval_coded(a->loss->plugin);
+    s->coded = r->lo->eval_coded;
     if (first_code(r, s, err) < 0)
         return -1;
-    if (bl_coding_recolor(a->coding->plugin))
+    if (s->cd.co->recolor)
         return bl_errf(err, "coding %s re-colours its code (recolor), and loss %s runs in code "
                        "space (eval_coded), which needs a fixed code; use a class-space loss "
                        "such as hinge or margin-exp", a->coding->plugin->name,

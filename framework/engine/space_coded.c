@@ -62,19 +62,18 @@ typedef struct coded {
 static int coded_init(bl_run *r, bl_model *mo, bl_error *err)
 {
     (void)mo;
-    const bl_boost_cfg *a = r->cfg;
     coded *s = r->st = bl_xcalloc(1, sizeof *s);
     if (bl_run_coding_open(r, &s->cd, err) < 0)
         return -1;
     s->Gc = bl_xcalloc(r->m * s->cd.cmax, sizeof *s->Gc);
-    s->wants = bl_coding_wants(a->coding->plugin);
-    s->recolor = bl_coding_recolor(a->coding->plugin);
+    s->wants = s->cd.co->wants;
+    s->recolor = s->cd.co->recolor;
     if (s->wants & BL_CODING_PAIRS) {
-        s->pairs = bl_loss_pair_weights(a->loss->plugin);
+        s->pairs = r->lo->pair_weights;
         s->P = bl_xcalloc(r->m * r->k, sizeof *s->P);
     }
-    if (bl_weak_needs(a->weak->plugin) & BL_NEEDS_MARGINS) {
-        s->hinge = bl_loss_hinge_targets(a->loss->plugin);
+    if (r->wo->needs & BL_NEEDS_MARGINS) {
+        s->hinge = r->lo->hinge_targets;
         s->label = bl_xcalloc(r->m, sizeof *s->label);
         s->margin = bl_xcalloc(r->m, sizeof *s->margin);
     }

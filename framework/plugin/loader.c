@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,9 +133,50 @@ static const char *missing_function(const struct bl_plugin *p)
     }
 }
 
+/* End of a member: offsetof plus its size. */
+#define END_OF(type, member) (offsetof(type, member) + sizeof(((type *)0)->member))
+
+/* The least an ops table of this major holds: the end of its last member
+ * in minor 0.  A minor that appends members leaves these numbers alone, so
+ * a table from an older minor still passes. */
+static size_t ops_size_min(enum bl_role r)
+{
+    switch (r) {
+    case BL_ROLE_LOSS: return END_OF(struct bl_loss_ops, hinge_targets);
+    case BL_ROLE_WEAK: return END_OF(struct bl_weak_ops, free_hyp);
+    case BL_ROLE_SOLVER: return END_OF(struct bl_solver_ops, solve);
+    case BL_ROLE_CODING: return END_OF(struct bl_coding_ops, recolor);
+    case BL_ROLE_PROJECTION: return END_OF(struct bl_projection_ops, column);
+    case BL_ROLE_TASK: return END_OF(struct bl_task_ops, format_label);
+    }
+    return 0;
+}
+
+/* The ops table as this host declares it. */
+static size_t ops_size_host(enum bl_role r)
+{
+    switch (r) {
+    case BL_ROLE_LOSS: return sizeof(struct bl_loss_ops);
+    case BL_ROLE_WEAK: return sizeof(struct bl_weak_ops);
+    case BL_ROLE_SOLVER: return sizeof(struct bl_solver_ops);
+    case BL_ROLE_CODING: return sizeof(struct bl_coding_ops);
+    case BL_ROLE_PROJECTION: return sizeof(struct bl_projection_ops);
+    case BL_ROLE_TASK: return sizeof(struct bl_task_ops);
+    }
+    return 0;
+}
+
 static int check_descriptor(const struct bl_plugin *p, const char *file, bl_error *err)
 {
-    unsigned maj = p->sdk_version >> 16, min = p->sdk_version & 0xffff;
+    /* sdk_version, role and name sit where they did in every major, so a
+     * plugin of another major can be named before it is refused. */
+    unsigned maj = BL_SDK_MAJOR_OF(p->sdk_version), min = BL_SDK_MINOR_OF(p->sdk_version);
+    if (maj < BL_SDK_MAJOR)
+        return bl_errf(err, "%s: plugin %s was built for SDK %u.%u; this boostlab has SDK %d.%d, "
+                       "whose ops tables differ: port the plugin (docs/sdk.md, \"Migrating a "
+                       "%u.x plugin to %d.0\") and rebuild it against these headers",
+                       file, p->name ? p->name : "?", maj, min, BL_SDK_MAJOR, BL_SDK_MINOR, maj,
+                       BL_SDK_MAJOR);
     if (maj != BL_SDK_MAJOR || min > BL_SDK_MINOR)
         return bl_errf(err, "%s: plugin %s was built for SDK %u.%u; this boostlab has SDK %d.%d "
                        "(rebuild the plugin against these headers)",
@@ -142,17 +184,27 @@ static int check_descriptor(const struct bl_plugin *p, const char *file, bl_erro
     if (!valid_ident(p->name, "-_"))
         return bl_errf(err, "%s: plugin name '%s' is not valid (use a-z, 0-9, '-', '_')", file,
                        p->name ? p->name : "(null)");
-    if (p->role < BL_ROLE_LOSS || p->role > BL_ROLE_TASK ||
-        (p->role == BL_ROLE_TASK && !BL_SDK_HAS(p->sdk_version, 4)) ||
-        (p->role == BL_ROLE_PROJECTION && !BL_SDK_HAS(p->sdk_version, 5)))
+    if (p->role < BL_ROLE_LOSS || p->role > BL_ROLE_TASK)
         return bl_errf(err, "%s: plugin %s has role %d (%s), which this host does not run "
-                       "(supported: loss, weak, solver, coding, projection (SDK 1.5), task "
-                       "(SDK 1.4))",
+                       "(supported: loss, weak, solver, coding, projection, task)",
                        file, p->name, (int)p->role, bl_role_name(p->role));
     if (!p->doc)
         return bl_errf(err, "%s: plugin %s has no doc line", file, p->name);
     if (!p->ops)
         return bl_errf(err, "%s: plugin %s has no function table", file, p->name);
+    size_t size = *(const size_t *)p->ops, lo = ops_size_min(p->role),
+           hi = ops_size_host(p->role);
+    if (size < lo || size > hi) {
+        char want[64];
+        if (lo < hi)
+            snprintf(want, sizeof want, "%zu to %zu", lo, hi);
+        else
+            snprintf(want, sizeof want, "%zu", hi);
+        return bl_errf(err, "%s: plugin %s: its ops table gives size %zu, where SDK %d.%d takes "
+                       "%s (set its first member, size, to sizeof(struct bl_%s_ops))",
+                       file, p->name, size, BL_SDK_MAJOR, BL_SDK_MINOR, want,
+                       bl_role_name(p->role));
+    }
     const char *miss = missing_function(p);
     if (miss)
         return bl_errf(err, "%s: plugin %s (%s) lacks the required function '%s'", file,
@@ -183,11 +235,26 @@ static int check_descriptor(const struct bl_plugin *p, const char *file, bl_erro
     return 0;
 }
 
+/* The registry keeps its own copy of each descriptor, whose ops table has
+ * the host's size: the plugin's table (possibly shorter, from an older
+ * minor) followed by zeros, so that members it lacks read as NULL or 0 and
+ * host code needs no version checks. */
+struct bl_plugin_copy {
+    struct bl_plugin desc;
+    max_align_t ops[];
+};
+
 static void add_plugin(bl_registry *r, const struct bl_plugin *p, const char *file)
 {
+    size_t host = ops_size_host(p->role), size = *(const size_t *)p->ops;
+    struct bl_plugin_copy *c = bl_xcalloc(1, sizeof *c + host);
+    memcpy(c->ops, p->ops, size);
+    memcpy(c->ops, &host, sizeof host); /* the table's size member */
+    c->desc = *p;
+    c->desc.ops = c->ops;
     r->plugin = bl_xrealloc(r->plugin, (r->n + 1) * sizeof *r->plugin);
     r->file = bl_xrealloc(r->file, (r->n + 1) * sizeof *r->file);
-    r->plugin[r->n] = p;
+    r->plugin[r->n] = &c->desc;
     r->file[r->n] = bl_strdup(file);
     r->n++;
 }
@@ -252,8 +319,10 @@ int bl_registry_load_file(bl_registry *r, const char *path, bl_error *err)
     r->handle[r->nhandles++] = h;
     return 0;
 fail:
-    while (r->n > first)
+    while (r->n > first) {
         free(r->file[--r->n]);
+        free((void *)r->plugin[r->n]);
+    }
     dlclose(h);
     return -1;
 }
@@ -370,8 +439,10 @@ const char *bl_registry_names(const bl_registry *r, int role)
 
 void bl_registry_free(bl_registry *r)
 {
-    for (size_t j = 0; j < r->n; j++)
+    for (size_t j = 0; j < r->n; j++) {
         free(r->file[j]);
+        free((void *)r->plugin[j]); /* the copy add_plugin made */
+    }
     free(r->file);
     free(r->plugin);
     for (size_t j = 0; j < r->nhandles; j++)

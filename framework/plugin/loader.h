@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The plugin registry: finds plugin shared objects, dlopens them, checks
- * every descriptor (SDK version, role, name, parameter schema, required
- * functions) and refuses duplicates, naming the file at fault.
+ * every descriptor (SDK version, role, name, ops table size, parameter
+ * schema, required functions) and refuses duplicates, naming the file at
+ * fault.  The registry holds copies of the descriptors whose ops tables
+ * have this host's size (members an older minor's table lacks are zero),
+ * valid until bl_registry_free.
  *
  * Search order: the build tree's plugins/ (when the running program is the
  * uninstalled one), else the install directory; then every entry of

@@ -5,13 +5,11 @@
  * example i).  Its negative gradient -dL/dF is what the engine hands the
  * weak learner as "dual weights": for the margin losses of Shen et al. it
  * equals their edge weights c_ir, so the weak learner's best answer is the
- * most violated dual constraint.
- *
- * SDK 1.2 adds an optional code-space entry, eval_coded (at the end of the
- * op table, see below), for losses that live on the scores of an output
- * code's columns rather than on class scores (AdaBoost.MO), and the row
- * fast path's optional Hessian, row_hessian (after it), for Newton-type
- * stage-wise solvers.
+ * most violated dual constraint.  Besides eval, everything in the ops
+ * table is optional: second derivatives for Newton-type weak learners, a
+ * fast path for the stage-wise row problem, the loss on an output code's
+ * scores (AdaBoost.MO), and pair weights and hinge targets for learned
+ * codes (HingeBoost.OC, AdaBoost.ERP).
  */
 #ifndef BOOSTLAB_LOSS_H
 #define BOOSTLAB_LOSS_H
@@ -24,66 +22,81 @@ extern "C" {
 
 enum bl_hess_form {
     BL_HESS_DIAG = 1,      /* out is m x k: d2L / dF_ir^2                   */
-    BL_HESS_DIAG_RANK1 = 2 /* SDK 1.3: out is 2 m k: h (m x k) followed by
-                              u (m x k); the whole k x k Hessian of
-                              example i is H_rr = h_ir and
-                              H_rs = -u_ir u_is (r != s), e.g.
-                              h = p (1 - p), u = p for the softmax loss,
-                              u = 0 for a separable one                 */
+    BL_HESS_DIAG_RANK1 = 2 /* out is 2 m k: h (m x k) followed by u (m x k);
+                              the whole k x k Hessian of example i is
+                              H_rr = h_ir and H_rs = -u_ir u_is (r != s),
+                              e.g. h = p (1 - p), u = p for the softmax
+                              loss, u = 0 for a separable one            */
 };
 
-/* A code-space loss, L(f) with targets Y (SDK 1.2; see eval_coded below). */
+/* Types of the optional members below, for callers that keep them. */
 typedef double (*bl_loss_coded_fn)(void *self, const double *Y, size_t m, size_t c,
                                    const double *f, double *grad);
-
-/* The row problem's Hessian (SDK 1.2; see row_hessian below). */
 typedef int (*bl_loss_row_hessian_fn)(void *row, const double *w, double *H);
-/* Pair weights and hinge targets (SDK 1.6; see below). */
 typedef void (*bl_loss_pairs_fn)(void *self, const int *y, size_t m, size_t k, const double *F,
                                  double *P);
 typedef int (*bl_loss_hinge_fn)(void *self, const int *y, size_t m, size_t k, const double *F,
                                 const double *col, double *label, double *margin);
 
 struct bl_loss_ops {
+    /* sizeof(struct bl_loss_ops) (plugin.h, "ops tables"). */
+    size_t size;
+
+    /* ---- lifetime -------------------------------------------------------- */
     /* New instance; params follow the descriptor's schema.  NULL on error,
      * with a message in err. */
     void *(*create)(const struct bl_host *host, const union bl_value *params,
                     char err[BL_ERR_MAX]);
     void (*destroy)(void *self);
 
-    /* L(F); when grad is not NULL also dL/dF (m x k).  Must stay finite for
-     * any finite F (use max-shifted log-sum-exp, log1p, etc.). */
+    /* ---- class space ----------------------------------------------------- */
+    /* Required.  L(F); when grad is not NULL also dL/dF (m x k).  Must stay
+     * finite for any finite F (use max-shifted log-sum-exp, log1p, etc.). */
     double (*eval)(void *self, const int *y, size_t m, size_t k,
                    const double *F, double *grad);
 
-    /* Optional (may be NULL): second derivatives in the requested form.
-     * Returns 0, or -1 if the form is not supported. */
+    /* ---- second-order information for the weak learner ------------------- */
+    /* Optional: second derivatives at F in the requested form (what a weak
+     * learner that declares BL_NEEDS_HESSIAN gets, weak.h).  Returns 0, or
+     * -1 if the form is not supported. */
     int (*hessian)(void *self, const int *y, size_t m, size_t k,
                    const double *F, enum bl_hess_form form, double *out);
 
-    /* Optional fast path for the stage-wise row problem
-     *     phi(w) = L(F + s w^T),  w in R^k,  s_i in {-1,+1}
-     * Returns a prepared object (or NULL to let the host use eval) whose
-     * row_eval gives phi(w) and its gradient in less than O(mk). */
+    /* ---- stage-wise row problem (for coefficient solvers) ----------------- */
+    /* Optional fast path for
+     *     phi(w) = L(F + s w^T),  w in R^k,  s_i in {-1,+1}.
+     * row_prepare returns a prepared object (or NULL to let the host use
+     * eval) whose row_eval gives phi(w) and its gradient in less than
+     * O(mk); row_free frees it.  row_eval and row_free are required when
+     * row_prepare is there. */
     void *(*row_prepare)(void *self, const int *y, size_t m, size_t k,
                          const double *F, const double *s);
     double (*row_eval)(void *row, const double *w, double *grad);
+    /* Optional: the Hessian of phi at w, k x k row-major, into H, with the
+     * same normalisation as row_eval.  For a margin loss with s_i = +-1 it
+     * is the weighted graph Laplacian
+     *     sum_i sum_{r != y_i} l''(rho_ir) (e_{y_i} - e_r)(e_{y_i} - e_r)^T,
+     * symmetric, positive semi-definite, with H 1 = 0.  Returns 0, or -1
+     * when it is not available (for this row or this w): the caller then
+     * does without.  Like row_eval, one caller at a time per row.  The host
+     * hands it to a stage-wise solver as struct bl_objective.hessian
+     * (solver.h). */
+    bl_loss_row_hessian_fn row_hessian;
     void (*row_free)(void *row);
 
-    /* ---- SDK 1.2 ---------------------------------------------------------
-     * Optional (may be NULL): the loss on code-space scores,
+    /* ---- code space -------------------------------------------------------
+     * Optional: the loss on code-space scores,
      *     L(f),  f m x c (f[i*c + l]: score of code column l on example i),
      * with targets Y (m x c, Y[i*c + l] = M[y_i][l], the code's entry of the
      * example's class: +-1 for binary codes, 0 = "ignore" for ternary ones,
      * in [-1, 1]).  When grad is not NULL also dL/df (m x c).  Must stay
      * finite for any finite f, like eval.
      *
-     * When the engine uses it: an algorithm that has a coding and whose
-     * loss provides eval_coded (and was built with SDK >= 1.2: the host
-     * never reads this field from an older plugin's table) runs in code
-     * space.  The engine keeps f (m x c) instead of class scores, hands the
-     * weak learner G = -dL/df as is (no G M), solves the new term's
-     * coefficients (one per column; lbfgsb-line ties them to one alpha) on
+     * An algorithm that has a coding and whose loss provides eval_coded
+     * runs in code space.  The engine keeps f (m x c) instead of class
+     * scores, hands the weak learner G = -dL/df as is (no G M), solves the
+     * new term's coefficients (one per column; lbfgsb-line ties them to one
+     * alpha) on
      *     phi(w) = L(f + h w^T),
      * and decodes linearly, class scores F = f M^T (Table VI's "coding
      * based (multi-label)" form) for errors and predictions; the curve's
@@ -99,68 +112,23 @@ struct bl_loss_ops {
      * class-space only and are not used in code space. */
     bl_loss_coded_fn eval_coded;
 
-    /* ---- SDK 1.2 ---------------------------------------------------------
-     * Optional (may be NULL): the row fast path's Hessian (it belongs with
-     * row_eval above, and sits here because fields are only ever appended):
-     * the Hessian of phi(w) = row_eval(row, w) at w, k x k row-major, into
-     * H, with the same normalisation as row_eval.  For a margin loss with
-     * s_i = +-1 it is the weighted graph Laplacian
-     *     sum_i sum_{r != y_i} l''(rho_ir) (e_{y_i} - e_r)(e_{y_i} - e_r)^T,
-     * symmetric, positive semi-definite, with H 1 = 0.  Returns 0, or -1 when
-     * it is not available (for this row or this w): the caller then does
-     * without.  Like row_eval, one caller at a time per row.  The host hands
-     * it to a stage-wise solver as struct bl_objective.hessian (solver.h). */
-    bl_loss_row_hessian_fn row_hessian;
-    /* ---- SDK 1.6, optional (may be NULL) ---------------------------------
-     * pair_weights: P (m x k), how badly each pair (example i, wrong class
-     * r) is handled, P[i*k + y_i] = 0: what an adaptive code colours by
+    /* ---- learned codes and margin learners -------------------------------
+     * Optional: P (m x k), how badly each pair (example i, wrong class r)
+     * is handled, P[i*k + y_i] = 0: what an adaptive code colours by
      * (max-cut over classes, coding.h BL_CODING_PAIRS).  Without it the
      * host uses max(0, dL/dF_ir) for r != y_i, which for the exponential
      * margin losses is exactly their pair weight e^{F_ir - F_iy_i}/Z.  The
      * hinge loss gives its margin residuals rho_ir = cost(y_i, r) + F_ir -
      * F_iy_i instead (its gradient only sees each example's worst pair). */
     bl_loss_pairs_fn pair_weights;
-    /* hinge_targets: for a loss that is, per example, a hinge along a term
-     * whose class outputs are col[r] s (col: k values): fill label[i] = +-1
-     * and margin[i] so that L_i(F + s col^T) = const_i +
-     * scale max(0, margin[i] - label[i] s) for every real s (scale the same
-     * for all i).  Returns 0, or -1 when that form does not hold for this
-     * column (e.g. a column with zeros).  Feeds weak.h's label/margin. */
+    /* Optional: for a loss that is, per example, a hinge along a term whose
+     * class outputs are col[r] s (col: k values), fill label[i] = +-1 and
+     * margin[i] so that L_i(F + s col^T) = const_i + scale max(0, margin[i]
+     * - label[i] s) for every real s (scale the same for all i).  Returns 0,
+     * or -1 when that form does not hold for this column (e.g. a column
+     * with zeros).  Feeds weak.h's label/margin. */
     bl_loss_hinge_fn hinge_targets;
 };
-
-/* The loss plugin's eval_coded, or NULL when it has none or was built with
- * an SDK older than 1.2 (whose op table ends before the field). */
-static inline bl_loss_coded_fn bl_loss_eval_coded(const struct bl_plugin *p)
-{
-    if (!p || p->role != BL_ROLE_LOSS || !p->ops || !BL_SDK_HAS(p->sdk_version, 2))
-        return NULL;
-    return ((const struct bl_loss_ops *)p->ops)->eval_coded;
-}
-
-/* The loss plugin's pair_weights and hinge_targets, or NULL when it has
- * none or was built with an SDK older than 1.6. */
-static inline bl_loss_pairs_fn bl_loss_pair_weights(const struct bl_plugin *p)
-{
-    if (!p || p->role != BL_ROLE_LOSS || !p->ops || !BL_SDK_HAS(p->sdk_version, 6))
-        return NULL;
-    return ((const struct bl_loss_ops *)p->ops)->pair_weights;
-}
-static inline bl_loss_hinge_fn bl_loss_hinge_targets(const struct bl_plugin *p)
-{
-    if (!p || p->role != BL_ROLE_LOSS || !p->ops || !BL_SDK_HAS(p->sdk_version, 6))
-        return NULL;
-    return ((const struct bl_loss_ops *)p->ops)->hinge_targets;
-}
-
-/* The loss plugin's row_hessian, or NULL when it has none or was built with
- * an SDK older than 1.2 (whose op table ends before the field). */
-static inline bl_loss_row_hessian_fn bl_loss_row_hessian(const struct bl_plugin *p)
-{
-    if (!p || p->role != BL_ROLE_LOSS || !p->ops || !BL_SDK_HAS(p->sdk_version, 2))
-        return NULL;
-    return ((const struct bl_loss_ops *)p->ops)->row_hessian;
-}
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * boostlab plugin SDK (1.1): deterministic parallel sums over examples, for
+ * boostlab plugin SDK: deterministic parallel sums over examples, for
  * plugins (header only: nothing to link).  The examples are cut into fixed
  * chunks whose boundaries depend on m alone, each chunk's partial result is
  * computed by one thread, and the partials are added in chunk order by one

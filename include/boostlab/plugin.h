@@ -17,29 +17,24 @@
 extern "C" {
 #endif
 
-/* SDK version.  The host refuses a plugin whose major differs or whose minor
- * is newer than the host's: minors only ever add fields at struct ends (and
- * roles).  So a host of minor N loads plugins of minors 0..N, and it reads a
- * field added in minor j only from a plugin whose descriptor says minor >= j
- * (an older plugin's op table simply ends before it).  1.1 added the coding
- * role; 1.2 added bl_loss_ops.eval_coded (code-space losses) and row_hessian
- * (loss.h), and the solver fields space, penalty and bl_objective.hessian
- * (solver.h); 1.3 added the Hessian form BL_HESS_DIAG_RANK1 (loss.h) and,
- * for tree learners with Newton leaf values, the weak learner's `needs`,
- * the request's Hu and trial loss and the result's tree count (weak.h);
- * 1.4 added the structured-task role (task.h); 1.5 the random-projection
- * role (projection.h); 1.6 what HingeBoost.OC and AdaBoost.ERP need: a
- * loss's pair weights and hinge targets (loss.h), a coding's recolor step
- * (coding.h) and the request's label and margin (weak.h); 1.7 the weak
- * learner's optional predict_add (weak.h). */
-#define BL_SDK_MAJOR 1
-#define BL_SDK_MINOR 7
+/* SDK version: a plugin's descriptor says which one it was built with,
+ * and the loader refuses any other major and any minor newer than its own
+ * (docs/sdk.md, "Versions").  Within a major, a minor only appends:
+ * optional members at the end of an ops table (NULL or 0 = not provided),
+ * members at the end of a struct the host allocates and zeroes
+ * (bl_fit_request, bl_fit_result, bl_objective, bl_solve_info, bl_host),
+ * roles and enum values.  Every ops table starts with its own size (see
+ * "ops tables" below) and the loader copies a shorter one into a
+ * zero-filled table of the host's size, so host code reads every member
+ * directly.  What a plugin hands over in arrays or by pointer
+ * (bl_param_spec, bl_task_view, bl_task_term) and the descriptor itself
+ * never change within a major. */
+#define BL_SDK_MAJOR 2
+#define BL_SDK_MINOR 0
 #define BL_SDK_VERSION ((BL_SDK_MAJOR << 16) | BL_SDK_MINOR)
 /* Major and minor of a descriptor's sdk_version. */
 #define BL_SDK_MAJOR_OF(v) ((unsigned)((v) >> 16))
 #define BL_SDK_MINOR_OF(v) ((unsigned)((v) & 0xffffu))
-/* Does a plugin built with sdk_version v have the fields of minor `minor`? */
-#define BL_SDK_HAS(v, minor) (BL_SDK_MAJOR_OF(v) == BL_SDK_MAJOR && BL_SDK_MINOR_OF(v) >= (minor))
 
 /* Room for a plugin's error message (including the terminating NUL). */
 #define BL_ERR_MAX 512
@@ -50,9 +45,9 @@ enum bl_role {
     BL_ROLE_LOSS = 1,   /* struct bl_loss_ops   (boostlab/loss.h)   */
     BL_ROLE_WEAK = 2,   /* struct bl_weak_ops   (boostlab/weak.h)   */
     BL_ROLE_SOLVER = 3, /* struct bl_solver_ops (boostlab/solver.h) */
-    BL_ROLE_CODING = 4, /* struct bl_coding_ops (boostlab/coding.h), SDK 1.1 */
-    BL_ROLE_PROJECTION = 5, /* struct bl_projection_ops (boostlab/projection.h), SDK 1.5 */
-    BL_ROLE_TASK = 6    /* struct bl_task_ops   (boostlab/task.h), SDK 1.4 */
+    BL_ROLE_CODING = 4, /* struct bl_coding_ops (boostlab/coding.h) */
+    BL_ROLE_PROJECTION = 5, /* struct bl_projection_ops (boostlab/projection.h) */
+    BL_ROLE_TASK = 6    /* struct bl_task_ops   (boostlab/task.h)   */
 };
 
 /* ---- parameter schema -------------------------------------------------- */
@@ -100,10 +95,22 @@ struct bl_host {
         __attribute__((format(printf, 3, 4)));
 };
 
+/* ---- ops tables -------------------------------------------------------- */
+
+/* Every role's ops table starts with `size_t size`, which the plugin sets
+ * to the sizeof of the table's struct:
+ *     static const struct bl_loss_ops ops = {.size = sizeof(struct bl_loss_ops), ...};
+ * It tells the host which optional members the table has: one built with
+ * an older minor of this major is shorter, and the host treats the members
+ * past its end as not provided.  The loader refuses a size smaller than
+ * the major's first table or larger than the host's. */
+
 /* ---- descriptor -------------------------------------------------------- */
 
-/* What a plugin says about itself.  `ops` points at the role's op table,
- * e.g. a struct bl_loss_ops for BL_ROLE_LOSS. */
+/* What a plugin says about itself.  `ops` points at the role's ops table,
+ * e.g. a struct bl_loss_ops for BL_ROLE_LOSS.  sdk_version, role and name
+ * keep their places in every major, so that a host can name a plugin it
+ * refuses. */
 struct bl_plugin {
     uint32_t sdk_version;  /* BL_SDK_VERSION the plugin was built with   */
     enum bl_role role;

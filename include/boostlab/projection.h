@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * boostlab plugin SDK (1.5): the random-projection role of RandomBoost
+ * boostlab plugin SDK: the random-projection role of RandomBoost
  * (Paisitkriangkrai et al., TNNLS 2014).  A projection gives one matrix per
  * class, P^(c) with n rows and as many columns as asked for, and the engine
  * applies them:
@@ -29,6 +29,9 @@ extern "C" {
 #endif
 
 struct bl_projection_ops {
+    /* sizeof(struct bl_projection_ops) (plugin.h, "ops tables"). */
+    size_t size;
+
     /* New instance for a k-class problem, seeded; NULL with err set on
      * failure. */
     void *(*create)(const struct bl_host *host, const union bl_value *params, size_t k,

@@ -30,15 +30,13 @@ struct bl_objective {
     const double *upper;
     double nu;            /* weight of the linear term nu * sum(w)   */
 
-    /* SDK 1.2, optional: NULL when the host has no Hessian for f.  Writes
-     * the Hessian of f (the smooth part only: the linear term has none) at
-     * w into H, n x n row-major, and returns 0; -1 when it is not available
+    /* Optional: NULL when the host has no Hessian for f.  Writes the
+     * Hessian of f (the smooth part only: the linear term has none) at w
+     * into H, n x n row-major, and returns 0; -1 when it is not available
      * at this w (the solver then does without).  A solver that uses it must
      * also work when it is NULL.  The engine fills it only for stage-wise
      * row problems on the fast path of a loss that provides row_hessian
-     * (loss.h); totally corrective and code-space objectives leave it NULL,
-     * and so do callers that build this struct with positional initializers
-     * written for the six fields above. */
+     * (loss.h); totally corrective and code-space objectives leave it NULL. */
     int (*hessian)(void *ctx, const double *w, double *H);
 };
 
@@ -55,8 +53,8 @@ struct bl_solve_info {
     double objective;     /* f(w) + nu * sum(w) at the returned w    */
 };
 
-/* What a solver searches and what it adds to f (SDK 1.2, optional fields;
- * zero means the defaults of the contract above).  The engine needs
+/* What a solver searches and what it adds to f (bl_solver_ops.space and
+ * .penalty; zero means the defaults of the contract above).  The engine needs
  * neither; callers that check a solver's answers do (boostlab
  * check-plugin). */
 enum bl_solver_space {
@@ -72,7 +70,18 @@ enum bl_solver_penalty {
 };
 
 struct bl_solver_ops {
+    /* sizeof(struct bl_solver_ops) (plugin.h, "ops tables"). */
+    size_t size;
+
+    /* ---- what the solver solves -------------------------------------------- */
     enum bl_solver_scope scope;
+    /* What it searches and the penalty it minimises with f, when they
+     * differ from the defaults (0); info->objective is then f(w) plus that
+     * penalty. */
+    enum bl_solver_space space;
+    enum bl_solver_penalty penalty;
+
+    /* ---- lifetime and solving ---------------------------------------------- */
     void *(*create)(const struct bl_host *host, const union bl_value *params,
                     char err[BL_ERR_MAX]);
     void (*destroy)(void *self);
@@ -80,13 +89,6 @@ struct bl_solver_ops {
      * in w; the answer replaces it.  Returns 0, or -1 with err set. */
     int (*solve)(void *self, const struct bl_objective *obj, double *w,
                  struct bl_solve_info *info, char err[BL_ERR_MAX]);
-
-    /* SDK 1.2, optional (read only from plugins built for 1.2 or later):
-     * what the solver searches and the penalty it minimises with f, when
-     * they differ from the defaults; info->objective is then f(w) plus
-     * that penalty. */
-    enum bl_solver_space space;
-    enum bl_solver_penalty penalty;
 };
 
 #ifdef __cplusplus

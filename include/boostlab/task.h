@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * boostlab plugin SDK (1.4): the structured-task role, for StructBoost
+ * boostlab plugin SDK: the structured-task role, for StructBoost
  * (column generation with cutting planes) and the structural SVM.
  *
  * A task turns rows of a data set into m structured examples (x_i, y_i)
@@ -57,6 +57,9 @@ struct bl_task_term {
 };
 
 struct bl_task_ops {
+    /* sizeof(struct bl_task_ops) (plugin.h, "ops tables"). */
+    size_t size;
+
     /* Build the structured examples of one data part (training or test:
      * the engine opens the task once for each, with the same parameters).
      * data->y holds class indices 0..k-1 and class_names their k names

@@ -5,21 +5,10 @@
  * answers them, i.e. the most violated dual constraint, with its "edge".
  * A hypothesis outputs either one value per example (outdim 1; the engine
  * spreads it over classes with a coefficient row) or one value per class
- * (outdim k, e.g. vector trees).
- *
- * SDK 1.3 adds what second-order tree learners need (LogitBoost and its
- * kin): a learner declares in `needs` that it wants the loss's Hessian, and
- * the engine then fills the request's H (diagonal) and, when asked, Hu (the
- * rank-one off-diagonal part); a learner that chooses among candidate steps
- * by their true training loss (ABC's base class) may call trial_loss; and
- * the result says how many trees the answer holds, the unit in which the
- * LogitBoost papers count convergence.
- *
- * SDK 1.6 adds, for SVM learners of hinge losses (HingeBoost.OC), the
- * request's per-example labels and target margins (BL_NEEDS_MARGINS).
- *
- * SDK 1.7 adds predict_add, a hypothesis' outputs added straight into a
- * score matrix, for hypotheses whose outputs are mostly zero.
+ * (outdim k, e.g. vector trees).  A learner may ask for more than the dual
+ * weights in each request (`needs`): the loss's Hessian, for trees with
+ * Newton leaf values (LogitBoost and its kin), or per-example labels and
+ * target margins, for SVM learners of hinge losses (HingeBoost.OC).
  */
 #ifndef BOOSTLAB_WEAK_H
 #define BOOSTLAB_WEAK_H
@@ -38,7 +27,7 @@ struct bl_fit_request {
     const double *H;   /* m x c Hessian diagonal, or NULL if not available */
     uint64_t seed;     /* for randomised learners; same seed, same answer  */
 
-    /* ---- SDK 1.3 (read these only after asking for them in `needs`) ---- */
+    /* ---- second-order learners (filled when `needs` asks for them) ------- */
     /* m x c, or NULL: the off-diagonal part of each example's Hessian,
      * d2L / dF_ir dF_is = -Hu_ir Hu_is for r != s (loss.h BL_HESS_DIAG_RANK1).
      * Filled when needs has BL_NEEDS_OFFDIAG. */
@@ -49,7 +38,7 @@ struct bl_fit_request {
      * evaluation, O(mc). */
     double (*trial_loss)(void *ctx, const double *D);
     void *trial_ctx;
-    /* ---- SDK 1.6 (read these only after asking for BL_NEEDS_MARGINS) ----
+    /* ---- margin learners (filled when `needs` has BL_NEEDS_MARGINS) ------
      * m each, or NULL.  Set when the loss is a hinge along the new term
      * (loss.h hinge_targets; e.g. HingeBoost.OC's multi-class hinge with a
      * two-colour code column): example i's loss after adding s(x) times
@@ -70,36 +59,58 @@ struct bl_fit_result {
                           stops when it is <= nu + eps                    */
     double *out;       /* host-allocated m x c: fill with the hypothesis'
                           outputs on the training examples (m x outdim)   */
-    /* SDK 1.3: trees (base models) in this hypothesis, for the convergence
-     * count "trees added"; 0 counts as 1 */
+    /* trees (base models) in this hypothesis, for the convergence count
+     * "trees added"; 0 counts as 1 */
     size_t trees;
 };
 
-/* What a learner asks the engine to put in each request (SDK 1.3). */
+/* What a learner asks the engine to put in each request (bl_weak_ops.needs). */
 enum bl_weak_needs {
     BL_NEEDS_HESSIAN = 1, /* req->H: the loss's Hessian diagonal           */
     BL_NEEDS_OFFDIAG = 2, /* req->Hu too (implies BL_NEEDS_HESSIAN)        */
-    BL_NEEDS_MARGINS = 4  /* SDK 1.6: req->label and req->margin whenever the
-                             loss and code can give them (NULL otherwise;
-                             the learner then answers G)                */
+    BL_NEEDS_MARGINS = 4  /* req->label and req->margin whenever the loss
+                             and code can give them (NULL otherwise; the
+                             learner then answers G)                    */
 };
 
+typedef void (*bl_weak_predict_add_fn)(const void *hyp, const struct bl_matrix *X,
+                                       const double *w, size_t k, double *F);
+
 struct bl_weak_ops {
+    /* sizeof(struct bl_weak_ops) (plugin.h, "ops tables"). */
+    size_t size;
+
+    /* ---- learning ---------------------------------------------------------- */
     /* New learner bound to one training set; precompute what it needs
      * (sort orders, histograms).  The training set outlives the learner. */
     void *(*create)(const struct bl_host *host, const union bl_value *params,
                     const struct bl_train *train, char err[BL_ERR_MAX]);
     void (*destroy)(void *self);
-
+    /* BL_NEEDS_* flags (0: nothing beyond G): what fit() needs in its
+     * requests.  The engine refuses to run the learner with a loss that
+     * cannot provide them (no hessian op, or not in the BL_HESS_DIAG_RANK1
+     * form), or with an output coding. */
+    unsigned needs;
     /* Solve one weak-learning problem.  Returns 0, or -1 with err set. */
     int (*fit)(void *self, const struct bl_fit_request *req,
                struct bl_fit_result *res, char err[BL_ERR_MAX]);
 
-    /* Hypotheses do not need the learner: they are predicted, saved and
-     * loaded on their own (model files, boostlab predict). */
+    /* ---- hypotheses ---------------------------------------------------------
+     * They do not need the learner: they are predicted, saved and loaded on
+     * their own (model files, boostlab predict). */
     size_t (*outdim)(const void *hyp);
     /* out is X->m x outdim, row-major. */
     void (*predict)(const void *hyp, const struct bl_matrix *X, double *out);
+    /* Optional: F (X->m x k, row-major) += the hypothesis' outputs on X
+     * times w (k coefficients): F_ir += w_r out_ir (outdim k) or w_r out_i
+     * (outdim 1), each F_ir getting the product of w_r and its whole
+     * output, so that F ends equal to what predict and then that addition
+     * give.  Outputs that are zero may be skipped (with finite w, adding
+     * w_r 0 changes F_ir only from -0 to +0).  Worth it for hypotheses whose
+     * outputs are mostly zero: a vector tree's leaf holds 2 of k classes,
+     * so scoring costs O(m) per tree instead of O(m k).  NULL: the host
+     * calls predict and adds. */
+    bl_weak_predict_add_fn predict_add;
     /* One line of text without newline; returns the length it needs (like
      * snprintf), writing at most cap bytes. */
     int (*save)(const void *hyp, char *buf, size_t cap);
@@ -107,47 +118,7 @@ struct bl_weak_ops {
      * the number of features of the model's data. */
     void *(*load)(const char *text, size_t d, char err[BL_ERR_MAX]);
     void (*free_hyp)(void *hyp);
-
-    /* ---- SDK 1.3, optional ------------------------------------------------
-     * BL_NEEDS_* flags: what fit() needs in its requests beyond G.  The
-     * engine refuses to run the learner with a loss that cannot provide
-     * them (no hessian op, or not in the BL_HESS_DIAG_RANK1 form), or with
-     * an output coding. */
-    unsigned needs;
-
-    /* ---- SDK 1.7, optional (may be NULL) ---------------------------------
-     * F (X->m x k, row-major) += the hypothesis' outputs on X times w (k
-     * coefficients): F_ir += w_r out_ir (outdim k) or w_r out_i (outdim 1),
-     * each F_ir getting the product of w_r and its whole output, so that F
-     * ends equal to what predict and then that addition give.  Outputs that
-     * are zero may be skipped (with finite w, adding w_r 0 changes F_ir only
-     * from -0 to +0).  Worth it for hypotheses whose outputs are mostly zero:
-     * a vector tree's leaf holds 2 of k classes, so scoring costs O(m) per
-     * tree instead of O(m k).  NULL: the host calls predict and adds. */
-    void (*predict_add)(const void *hyp, const struct bl_matrix *X, const double *w, size_t k,
-                        double *F);
 };
-
-/* A weak-learner plugin's needs, 0 when it was built with an SDK older than
- * 1.3 (whose op table ends before the field). */
-static inline unsigned bl_weak_needs(const struct bl_plugin *p)
-{
-    if (!p || p->role != BL_ROLE_WEAK || !p->ops || !BL_SDK_HAS(p->sdk_version, 3))
-        return 0;
-    return ((const struct bl_weak_ops *)p->ops)->needs;
-}
-
-typedef void (*bl_weak_predict_add_fn)(const void *hyp, const struct bl_matrix *X,
-                                       const double *w, size_t k, double *F);
-
-/* A weak-learner plugin's predict_add, NULL when it has none or was built
- * with an SDK older than 1.7. */
-static inline bl_weak_predict_add_fn bl_weak_predict_add(const struct bl_plugin *p)
-{
-    if (!p || p->role != BL_ROLE_WEAK || !p->ops || !BL_SDK_HAS(p->sdk_version, 7))
-        return NULL;
-    return ((const struct bl_weak_ops *)p->ops)->predict_add;
-}
 
 #ifdef __cplusplus
 }

@@ -53,6 +53,7 @@ static int bin_code(void *self, const int *y, size_t m, const double *G, uint64_
 }
 
 static const struct bl_coding_ops bin_ops = {
+    .size = sizeof(struct bl_coding_ops),
     .create = bin_create,
     .destroy = bin_destroy,
     .max_columns = bin_max_columns,

@@ -332,6 +332,7 @@ static int ecoc_code(void *self, const int *y, size_t m, const double *G, uint64
 }
 
 static const struct bl_coding_ops ecoc_ops = {
+    .size = sizeof(struct bl_coding_ops),
     .create = ecoc_create,
     .destroy = ecoc_destroy,
     .max_columns = ecoc_max_columns,

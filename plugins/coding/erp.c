@@ -184,6 +184,7 @@ static int erp_recolor(void *self, const int *y, size_t m, const double *P, cons
 }
 
 static const struct bl_coding_ops erp_ops = {
+    .size = sizeof(struct bl_coding_ops),
     .create = erp_create,
     .destroy = erp_destroy,
     .max_columns = erp_max_columns,
@@ -193,6 +194,7 @@ static const struct bl_coding_ops erp_ops = {
 };
 
 static const struct bl_coding_ops erp_gradient_ops = {
+    .size = sizeof(struct bl_coding_ops),
     .create = erp_create,
     .destroy = erp_destroy,
     .max_columns = erp_max_columns,

@@ -107,6 +107,7 @@ static int exh_code(void *self, const int *y, size_t m, const double *G, uint64_
 }
 
 static const struct bl_coding_ops exh_ops = {
+    .size = sizeof(struct bl_coding_ops),
     .create = exh_create,
     .destroy = exh_destroy,
     .max_columns = exh_max_columns,

@@ -300,6 +300,7 @@ static int mc_recolor(void *self, const int *y, size_t m, const double *P, const
 }
 
 static const struct bl_coding_ops mc_ops = {
+    .size = sizeof(struct bl_coding_ops),
     .create = mc_create,
     .destroy = mc_destroy,
     .max_columns = mc_max_columns,

@@ -60,6 +60,7 @@ static int ova_code(void *self, const int *y, size_t m, const double *G, uint64_
 }
 
 static const struct bl_coding_ops ova_ops = {
+    .size = sizeof(struct bl_coding_ops),
     .create = ova_create,
     .destroy = ova_destroy,
     .max_columns = ova_max_columns,

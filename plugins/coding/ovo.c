@@ -69,6 +69,7 @@ static int ovo_code(void *self, const int *y, size_t m, const double *G, uint64_
 }
 
 static const struct bl_coding_ops ovo_ops = {
+    .size = sizeof(struct bl_coding_ops),
     .create = ovo_create,
     .destroy = ovo_destroy,
     .max_columns = ovo_max_columns,

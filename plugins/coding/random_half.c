@@ -80,6 +80,7 @@ static int rhalf_code(void *self, const int *y, size_t m, const double *G, uint6
 }
 
 static const struct bl_coding_ops rhalf_ops = {
+    .size = sizeof(struct bl_coding_ops),
     .create = rhalf_create,
     .destroy = rhalf_destroy,
     .max_columns = rhalf_max_columns,

@@ -21,7 +21,7 @@
  * its index: dL/dF_ir = 1/(m t_i) for each of the t_i maximisers r != y_i,
  * dL/dF_iy_i = -(their sum); zero when y_i itself is the maximum.
  *
- * SDK 1.6:
+ * For learned codes (loss.h):
  *   - pair_weights: rho_ir itself (r != y_i), what HingeBoost.OC's max-cut
  *     colours by (spec §2.4, eq. (11)); not clipped, as the spec says.
  *   - hinge_targets: for a two-colour column mu (k values +-1, not
@@ -214,6 +214,7 @@ static int hinge_targets(void *self, const int *y, size_t m, size_t k, const dou
 }
 
 static const struct bl_loss_ops hinge_ops = {
+    .size = sizeof(struct bl_loss_ops),
     .create = hinge_create,
     .destroy = hinge_destroy,
     .eval = hinge_eval,

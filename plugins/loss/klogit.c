@@ -103,6 +103,7 @@ static int kl_hessian(void *self, const int *y, size_t m, size_t k, const double
 }
 
 static const struct bl_loss_ops kl_ops = {
+    .size = sizeof(struct bl_loss_ops),
     .create = kl_create,
     .destroy = kl_destroy,
     .eval = kl_eval,

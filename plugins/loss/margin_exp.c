@@ -14,7 +14,7 @@
  *
  * Also here: the exact Hessian diagonal and the O(k^2) fast path for the
  * stage-wise row problem (13) built on the A+/A- aggregation of spec §3.4,
- * with that row problem's full k x k Hessian (row_hessian, SDK 1.2), also
+ * with that row problem's full k x k Hessian (row_hessian), also
  * O(k^2).
  * Everything is computed with max-shifted log-sum-exp (spec §3.8), so any
  * finite F gives a finite value and gradient.
@@ -382,7 +382,7 @@ static double mexp_row_eval(void *row, const double *w, double *grad)
     return M + log(S);
 }
 
-/* The row problem's Hessian (SDK 1.2), O(k^2): phi is a log-sum-exp of
+/* The row problem's Hessian, O(k^2): phi is a log-sum-exp of
  * terms exp(a^T w + b) with a = -(e_c - e_r) ("+") or +(e_c - e_r) ("-"),
  * so with p their softmax weights and g = sum p a the gradient,
  *     H = sum_{c,r} (p+_cr + p-_cr) (e_c - e_r)(e_c - e_r)^T - g g^T
@@ -418,6 +418,7 @@ static int mexp_row_hessian(void *row, const double *w, double *H)
 /* ---- descriptor -------------------------------------------------------- */
 
 static const struct bl_loss_ops mexp_ops = {
+    .size = sizeof(struct bl_loss_ops),
     .create = mexp_create,
     .destroy = mexp_destroy,
     .eval = mexp_eval,

@@ -36,7 +36,7 @@
  * gradient sum_i s_i dL/dF_i., up to rounding.  Any s_i outside {-1,+1}
  * makes row_prepare decline (the host then uses eval).
  *
- * row_hessian (SDK 1.2) gives that row problem's exact Hessian in the same
+ * row_hessian gives that row problem's exact Hessian in the same
  * pass structure and normalisation: the k x k graph Laplacian of spec §3.4
  * with weights softplus''(z_ir) = sigma(z) sigma(-z), O(mk) per call, for
  * Newton-type row solvers (newton-row).
@@ -528,6 +528,7 @@ static int mlog_row_hessian(void *row, const double *w, double *H)
 /* ---- descriptor -------------------------------------------------------- */
 
 static const struct bl_loss_ops mlog_ops = {
+    .size = sizeof(struct bl_loss_ops),
     .create = mlog_create,
     .destroy = mlog_destroy,
     .eval = mlog_eval,

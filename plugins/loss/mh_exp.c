@@ -141,6 +141,7 @@ static int mh_hessian(void *self, const int *y, size_t m, size_t k, const double
 /* ---- descriptor -------------------------------------------------------- */
 
 static const struct bl_loss_ops mh_ops = {
+    .size = sizeof(struct bl_loss_ops),
     .create = mh_create,
     .destroy = mh_destroy,
     .eval = mh_eval,

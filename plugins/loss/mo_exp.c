@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Loss plugin "mo-exp": the loss AdaBoost.MO minimises (Schapire & Singer
- * 1999; stagewise spec §7.5), a code-space loss (SDK 1.2, loss.h
+ * 1999; stagewise spec §7.5), a code-space loss (loss.h
  * eval_coded).  With a code M (k x c) the engine keeps one score per code
  * column, f (m x c), and targets Y_il = M[y_i][l]; the loss is AdaBoost.MH's
  * on that multi-label problem,
@@ -161,6 +161,7 @@ static int mo_hessian(void *self, const int *y, size_t m, size_t k, const double
 /* ---- descriptor -------------------------------------------------------- */
 
 static const struct bl_loss_ops mo_ops = {
+    .size = sizeof(struct bl_loss_ops),
     .create = mo_create,
     .destroy = mo_destroy,
     .eval = mo_eval,

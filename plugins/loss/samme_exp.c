@@ -143,6 +143,7 @@ static int samme_hessian(void *self, const int *y, size_t m, size_t k, const dou
 /* ---- descriptor -------------------------------------------------------- */
 
 static const struct bl_loss_ops samme_ops = {
+    .size = sizeof(struct bl_loss_ops),
     .create = samme_create,
     .destroy = samme_destroy,
     .eval = samme_eval,

@@ -13,7 +13,7 @@
  *     dL/dF_ir = p_ir - [r = y_i],     d2L/dF_ir^2 = p_ir (1 - p_ir)
  * (exact diagonal), so -dL/dF = Y - P, which at F = 0 is Y_ir - 1/k.  The
  * whole per-example Hessian is diag(p) - p p^T, given to tree learners in the
- * BL_HESS_DIAG_RANK1 form (SDK 1.3): h = p (1 - p), u = p.  Once a Hessian
+ * BL_HESS_DIAG_RANK1 form: h = p (1 - p), u = p.  Once a Hessian
  * has been asked for, the probabilities of each eval with a gradient are
  * kept, so the Hessian at that same F (the engine's order for tree learners)
  * costs no exp; callers that never ask (solvers' line searches) pay nothing.
@@ -285,6 +285,7 @@ static int sm_hessian(void *self, const int *y, size_t m, size_t k, const double
 /* ---- descriptor -------------------------------------------------------- */
 
 static const struct bl_loss_ops sm_ops = {
+    .size = sizeof(struct bl_loss_ops),
     .create = sm_create,
     .destroy = sm_destroy,
     .eval = sm_eval,

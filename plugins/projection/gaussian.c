@@ -112,6 +112,7 @@ static void gauss_column(const void *self, size_t c, size_t j, double *col)
 }
 
 static const struct bl_projection_ops gauss_ops = {
+    .size = sizeof(struct bl_projection_ops),
     .create = gauss_create,
     .destroy = gauss_destroy,
     .dim = gauss_dim,

@@ -586,6 +586,7 @@ fail:
 }
 
 static const struct bl_solver_ops es_ops = {
+    .size = sizeof(struct bl_solver_ops),
     .scope = BL_SOLVE_ROW,
     .create = es_create,
     .destroy = es_destroy,

@@ -349,6 +349,7 @@ static int lb_solve(void *self, const struct bl_objective *obj, double *w,
 }
 
 static const struct bl_solver_ops lb_ops = {
+    .size = sizeof(struct bl_solver_ops),
     .scope = BL_SOLVE_ROW,
     .create = lb_create,
     .destroy = lb_destroy,
@@ -366,6 +367,7 @@ static const struct bl_plugin lb_plugin = {
 };
 
 static const struct bl_solver_ops lb_tc_ops = {
+    .size = sizeof(struct bl_solver_ops),
     .scope = BL_SOLVE_ALL,
     .create = lb_create,
     .destroy = lb_destroy,
@@ -432,6 +434,7 @@ static int ln_solve(void *self, const struct bl_objective *obj, double *w,
 }
 
 static const struct bl_solver_ops lb_line_ops = {
+    .size = sizeof(struct bl_solver_ops),
     .scope = BL_SOLVE_ROW,
     .create = lb_create,
     .destroy = lb_destroy,

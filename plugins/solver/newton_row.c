@@ -49,7 +49,7 @@
  * there a step that keeps phi level within 1e3 eps |phi| is taken when it
  * lowers the projected gradient (and is not counted for ftol).
  *
- * H is the objective's hessian (struct bl_objective, SDK 1.2), which the
+ * H is the objective's hessian (struct bl_objective), which the
  * engine fills from a loss's row_hessian.  When it is NULL (or refuses at
  * some w) the iteration is a projected gradient step, P(w - g / c) - w
  * with c = max_j |g_j| (max-norm 1) at first, and from then on B is a BFGS
@@ -577,6 +577,7 @@ static int nr_solve(void *self, const struct bl_objective *obj, double *w,
 }
 
 static const struct bl_solver_ops nr_ops = {
+    .size = sizeof(struct bl_solver_ops),
     .scope = BL_SOLVE_ROW,
     .create = nr_create,
     .destroy = nr_destroy,

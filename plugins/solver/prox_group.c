@@ -296,6 +296,7 @@ static int pg_solve(void *self, const struct bl_objective *obj, double *w,
 }
 
 static const struct bl_solver_ops pg_ops = {
+    .size = sizeof(struct bl_solver_ops),
     .scope = BL_SOLVE_ROW,
     .create = pg_create,
     .destroy = pg_destroy,

@@ -222,6 +222,7 @@ static int auc_format_label(const void *inst, const void *y, char *buf, size_t c
 }
 
 static const struct bl_task_ops auc_ops = {
+    .size = sizeof(struct bl_task_ops),
     .open = auc_open,
     .close = auc_close,
     .examples = auc_examples,

@@ -151,6 +151,7 @@ static int bin_format_label(const void *inst, const void *y, char *buf, size_t c
 }
 
 static const struct bl_task_ops bin_ops = {
+    .size = sizeof(struct bl_task_ops),
     .open = bin_open,
     .close = bin_close,
     .examples = bin_examples,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Helpers shared by the structured-task plugins of plugins/task/ (SDK 1.4
- * task role): the view "x" over the data rows, labels read and written as
+ * Helpers shared by the structured-task plugins of plugins/task/ (task.h):
+ * the view "x" over the data rows, labels read and written as
  * byte blobs, class-index checks, the k-1 wrong classes of an example, and
  * the class-name table the classification tasks format labels with.  All
  * static inline: each task stays one self-contained module.

@@ -567,6 +567,7 @@ static int hier_format_label(const void *inst, const void *y, char *buf, size_t 
 }
 
 static const struct bl_task_ops hier_ops = {
+    .size = sizeof(struct bl_task_ops),
     .open = hier_open,
     .close = hier_close,
     .examples = hier_examples,

@@ -165,6 +165,7 @@ static int mc_format_label(const void *inst, const void *y, char *buf, size_t ca
 }
 
 static const struct bl_task_ops mc_ops = {
+    .size = sizeof(struct bl_task_ops),
     .open = mc_open,
     .close = mc_close,
     .examples = mc_examples,

@@ -305,6 +305,7 @@ static int track_format_label(const void *inst, const void *y, char *buf, size_t
 }
 
 static const struct bl_task_ops track_ops = {
+    .size = sizeof(struct bl_task_ops),
     .open = track_open,
     .close = track_close,
     .examples = track_examples,

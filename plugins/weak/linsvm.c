@@ -301,6 +301,7 @@ static void *svm_load(const char *text, size_t d, char err[BL_ERR_MAX])
 }
 
 static const struct bl_weak_ops svm_ops = {
+    .size = sizeof(struct bl_weak_ops),
     .create = svm_create,
     .destroy = svm_destroy,
     .fit = svm_fit,

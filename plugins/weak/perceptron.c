@@ -459,6 +459,7 @@ static void *per_load(const char *text, size_t d, char err[BL_ERR_MAX])
 }
 
 static const struct bl_weak_ops per_ops = {
+    .size = sizeof(struct bl_weak_ops),
     .create = per_create,
     .destroy = per_destroy,
     .fit = per_fit,

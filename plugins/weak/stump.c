@@ -965,6 +965,7 @@ range:
 }
 
 static const struct bl_weak_ops stump_ops = {
+    .size = sizeof(struct bl_weak_ops),
     .create = stump_create,
     .destroy = stump_destroy,
     .fit = stump_fit,

@@ -1000,6 +1000,7 @@ bad:
 }
 
 static const struct bl_weak_ops wlda_ops = {
+    .size = sizeof(struct bl_weak_ops),
     .create = wlda_create,
     .destroy = wlda_destroy,
     .fit = wlda_fit,

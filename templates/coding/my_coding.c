@@ -84,10 +84,13 @@ static int my_coding_code(void *self, const int *y, size_t m, const double *G, u
 }
 
 static const struct bl_coding_ops my_coding_ops = {
+    .size = sizeof(struct bl_coding_ops),
     .create = my_coding_create,
     .destroy = my_coding_destroy,
     .max_columns = my_coding_max_columns,
     .code = my_coding_code,
+    /* .wants and .recolor: optional, for codes learned with the weak
+     * learner (docs/sdk.md, "Learned codes and hinge targets") */
 };
 
 static const struct bl_plugin my_coding_plugin = {

@@ -86,9 +86,13 @@ static double my_loss_eval(void *self, const int *y, size_t m, size_t k, const d
     return sum;
 }
 
-/* The op table: hessian and the row fast path are optional (NULL), the
- * engine then evaluates the whole loss; no code-space form (eval_coded). */
+/* The ops table: size tells the host which members this build of the
+ * table has (always sizeof its struct).  Members left out are NULL, "not
+ * provided": here hessian and the row fast path (the engine then evaluates
+ * the whole loss), the code-space form eval_coded, pair weights and hinge
+ * targets. */
 static const struct bl_loss_ops my_loss_ops = {
+    .size = sizeof(struct bl_loss_ops),
     .create = my_loss_create,
     .destroy = my_loss_destroy,
     .eval = my_loss_eval,

@@ -170,6 +170,7 @@ static int my_solver_solve(void *self, const struct bl_objective *obj, double *w
 }
 
 static const struct bl_solver_ops my_solver_ops = {
+    .size = sizeof(struct bl_solver_ops),
     .scope = BL_SOLVE_ROW, /* BL_SOLVE_ALL for a totally corrective solver */
     .create = my_solver_create,
     .destroy = my_solver_destroy,

@@ -312,6 +312,7 @@ static int my_task_format_label(const void *inst, const void *y, char *buf, size
 /* The op table: every op is required but alternatives (NULL when the label
  * space cannot be enumerated; the m-slack master then refuses the task). */
 static const struct bl_task_ops my_task_ops = {
+    .size = sizeof(struct bl_task_ops),
     .open = my_task_open,
     .close = my_task_close,
     .examples = my_task_examples,

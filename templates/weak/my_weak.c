@@ -231,17 +231,21 @@ static void my_weak_free_hyp(void *hyp)
     free(hyp);
 }
 
+/* size tells the host which members this build of the table has (always
+ * sizeof its struct); members left out are 0 / NULL, "not provided". */
 static const struct bl_weak_ops my_weak_ops = {
+    .size = sizeof(struct bl_weak_ops),
     .create = my_weak_create,
     .destroy = my_weak_destroy,
+    /* .needs = BL_NEEDS_HESSIAN (| BL_NEEDS_OFFDIAG): ask for the loss's Hessian in
+     * req->H (and req->Hu), for Newton leaf values (docs/sdk.md) */
     .fit = my_weak_fit,
     .outdim = my_weak_outdim,
     .predict = my_weak_predict,
+    /* .predict_add: optional, for hypotheses whose outputs are mostly zero */
     .save = my_weak_save,
     .load = my_weak_load,
     .free_hyp = my_weak_free_hyp,
-    /* .needs = BL_NEEDS_HESSIAN (| BL_NEEDS_OFFDIAG): ask for the loss's Hessian in
-     * req->H (and req->Hu), for Newton leaf values (SDK 1.3, docs/sdk.md) */
 };
 
 static const struct bl_plugin my_weak_plugin = {

@@ -36,7 +36,7 @@ shown() {
 
 # ---- every in-tree plugin ------------------------------------------------
 # All of them pass.  (lbfgsb-line and exp-step declare that they search
-# w = alpha * 1 and prox-group that its penalty is nu ||w||_2, SDK 1.2
+# w = alpha * 1 and prox-group that its penalty is nu ||w||_2 in
 # solver.h, and are checked against those contracts.)
 # The structured tasks are among them; hierarchy matches its taxonomy's leaves
 # to class names, so it is checked on its own below with -p taxonomy=FILE and
@@ -225,7 +225,7 @@ shown p_env projection/scale 3 '^    k=1 n=2 seed=0$' "the input shrunk from n=7
 expect_fail 1 "good_loss.c: cannot load plugin" -- "${BLC[@]}" "$SRC/tests/plugins/good_loss.c"
 expect_fail 1 "nope.so: cannot read plugin: No such file" -- "${BLC[@]}" "$TMP/nope.so"
 expect_fail 1 "no entry point 'boostlab_plugin_entry'" -- "${BLC[@]}" "$FIX/no_entry.so"
-expect_fail 1 "built for SDK 2.0" -- "${BLC[@]}" "$FIX/bad_version.so"
+expect_fail 1 "built for SDK 3.0" -- "${BLC[@]}" "$FIX/bad_version.so"
 expect_fail 1 "no plugin named 'no-such-plugin'" -- "${BLC[@]}" no-such-plugin
 # a name from BOOSTLAB_PLUGIN_PATH; a file with several plugins checks them all
 BOOSTLAB_PLUGIN_PATH="$FIX/wrong_grad.so" "${BLC[@]}" fixture-wrong-grad >"$TMP/env" 2>&1
@@ -257,28 +257,27 @@ grep -q 'note: .* of its tolerance' "$TMP/nf" || fail "--verbose notes missing"
 
 # ---- plugins compiled here: incomplete and outdated tasks, a crash ----------
 CC=${CC:-cc}
-# a task without its functions, and one built for SDK 1.3 (when the role was
-# reserved): the loader refuses both, check-plugin says why
+# a task without its functions, one built for SDK 1.7 and a projection
+# whose ops table does not give its size: the loader refuses each, naming
+# what to do
 cat >"$TMP/task.c" <<'C'
 #include <boostlab/task.h>
-#ifndef MINOR
-#define MINOR BL_SDK_MINOR
+#ifndef VERSION
+#define VERSION BL_SDK_VERSION
 #endif
-static const struct bl_task_ops ops;
-static const struct bl_plugin d = {(BL_SDK_MAJOR << 16) | MINOR, BL_ROLE_TASK, "my-task", "a task", 0, 0, &ops};
+static const struct bl_task_ops ops = {.size = sizeof(struct bl_task_ops)};
+static const struct bl_plugin d = {VERSION, BL_ROLE_TASK, "my-task", "a task", 0, 0, &ops};
 static const struct bl_plugin *const l[] = {&d, 0};
 BL_EXPORT const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h);
 const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h) { (void)h; return l; }
 C
 if "$CC" -shared -fPIC -I"$SRC/include" "$TMP/task.c" -o "$TMP/task.so" 2>"$TMP/cc.err" &&
-   "$CC" -shared -fPIC -DMINOR=3 -I"$SRC/include" "$TMP/task.c" -o "$TMP/task13.so" 2>>"$TMP/cc.err" &&
+   "$CC" -shared -fPIC -DVERSION='((1 << 16) | 7)' -I"$SRC/include" "$TMP/task.c" -o "$TMP/task17.so" 2>>"$TMP/cc.err" &&
    build_crashy_coding "$TMP/crash.so"; then
   expect_fail 1 "plugin my-task \(task\) lacks the required function 'open'" -- \
     "${BLC[@]}" "$TMP/task.so"
-  expect_fail 1 "role 6 \(task\), which this host does not run" -- "${BLC[@]}" "$TMP/task13.so"
-  grep -q "the structured-task role has its contract since SDK 1.4 (task.h), but the plugin was built for SDK 1.3" "$TMP/err" \
-    || fail "task13: the explanation is missing: $(cat "$TMP/err")"
-  # a projection built for SDK 1.4, when the role was reserved
+  expect_fail 1 "plugin my-task was built for SDK 1\.7; this boostlab has SDK 2\.0, whose ops tables differ: port the plugin \(docs/sdk\.md, \"Migrating a 1\.x plugin to 2\.0\"\)" -- \
+    "${BLC[@]}" "$TMP/task17.so"
   cat >"$TMP/proj.c" <<'C'
 #include <boostlab/projection.h>
 static void *cr(const struct bl_host *h, const union bl_value *v, size_t k, uint64_t s, char *e)
@@ -286,18 +285,17 @@ static void *cr(const struct bl_host *h, const union bl_value *v, size_t k, uint
 static void de(void *x) { (void)x; }
 static size_t di(const void *x) { (void)x; return 1; }
 static void co(const void *x, size_t c, size_t j, double *col) { (void)x; (void)c; (void)j; col[0] = 1; }
-static const struct bl_projection_ops ops = {cr, de, di, co};
-static const struct bl_plugin d = {(BL_SDK_MAJOR << 16) | 4, BL_ROLE_PROJECTION, "old-proj", "a projection", 0, 0, &ops};
+static const struct bl_projection_ops ops = {.create = cr, .destroy = de, .dim = di, .column = co};
+static const struct bl_plugin d = {BL_SDK_VERSION, BL_ROLE_PROJECTION, "no-size", "a projection", 0, 0, &ops};
 static const struct bl_plugin *const l[] = {&d, 0};
 BL_EXPORT const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h);
 const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h) { (void)h; return l; }
 C
-  if "$CC" -shared -fPIC -I"$SRC/include" "$TMP/proj.c" -o "$TMP/proj14.so" 2>>"$TMP/cc.err"; then
-    expect_fail 1 "role 5 \(projection\), which this host does not run" -- "${BLC[@]}" "$TMP/proj14.so"
-    grep -q "old-proj: the random-projection role has its contract since SDK 1.5 (projection.h), but the plugin was built for SDK 1.4" "$TMP/err" \
-      || fail "proj14: the explanation is missing: $(cat "$TMP/err")"
+  if "$CC" -shared -fPIC -I"$SRC/include" "$TMP/proj.c" -o "$TMP/nosize.so" 2>>"$TMP/cc.err"; then
+    expect_fail 1 "plugin no-size: its ops table gives size 0, where SDK 2\.0 takes [0-9]+ \(set its first member, size, to sizeof\(struct bl_projection_ops\)\)" -- \
+      "${BLC[@]}" "$TMP/nosize.so"
   else
-    fail "the SDK 1.4 projection did not compile: $(tail -5 "$TMP/cc.err")"
+    fail "the projection without a size did not compile: $(tail -5 "$TMP/cc.err")"
   fi
   # (in the sanitizer build, ASan would catch the SEGV itself, report it as
   # its own error and abort: let it through as the plain signal it is)

@@ -42,7 +42,7 @@ expect_fail 1 "one/a rep 0: the training set has 2 examples and 1 classes" -- "$
 FX="$BL_TOP_BUILDDIR/tests/plugins/.libs"
 BOOSTLAB_PLUGIN_PATH="$FX/good_loss.so" "$BL" plugins >"$TMP/p" 2>&1 || fail "good fixture refused: $(cat "$TMP/p")"
 grep -q '^fixture-sq ' "$TMP/p" || fail "fixture-sq not listed"
-BOOSTLAB_PLUGIN_PATH="$FX/bad_version.so" expect_fail 1 "bad_version.so: .*SDK 2.0" -- "$BL" plugins
+BOOSTLAB_PLUGIN_PATH="$FX/bad_version.so" expect_fail 1 "bad_version.so: .*SDK 3.0" -- "$BL" plugins
 BOOSTLAB_PLUGIN_PATH="$FX/dup_name.so" expect_fail 1 "dup_name.so: plugin name 'margin-exp' is already taken" -- "$BL" plugins
 BOOSTLAB_PLUGIN_PATH="$TMP/none" expect_fail 1 "neither a directory nor a file" -- "$BL" plugins
 BOOSTLAB_PLUGIN_PATH="relative/dir" expect_fail 1 "'relative/dir' is a relative path" -- "$BL" plugins

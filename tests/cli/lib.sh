@@ -50,7 +50,7 @@ static int co(void *s, const int *y, size_t m, const double *G, uint64_t seed, d
     *c = 1;
     return 0;
 }
-static const struct bl_coding_ops ops = {cr, de, mc, co};
+static const struct bl_coding_ops ops = {.size = sizeof(struct bl_coding_ops), .create = cr, .destroy = de, .max_columns = mc, .code = co};
 static const struct bl_plugin d = {BL_SDK_VERSION, BL_ROLE_CODING, "crashy", "crashes", 0, 0, &ops};
 static const struct bl_plugin *const l[] = {&d, 0};
 BL_EXPORT const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h);

@@ -5,7 +5,10 @@
 static const struct bl_param_spec params[] = {
     {"rate", BL_PARAM_REAL, "5", 0, 1, NULL, "a rate"},
 };
-static const struct bl_loss_ops ops = {.create = fx_create, .destroy = fx_destroy, .eval = fx_eval};
+static const struct bl_loss_ops ops = {.size = sizeof(struct bl_loss_ops),
+                                       .create = fx_create,
+                                       .destroy = fx_destroy,
+                                       .eval = fx_eval};
 static const struct bl_plugin desc = {BL_SDK_VERSION, BL_ROLE_LOSS, "fixture-baddef",
                                       "bad default", params, 1, &ops};
 static const struct bl_plugin *const list[] = {&desc, NULL};

@@ -2,7 +2,10 @@
 /* Loader fixture: takes the name of an in-tree plugin ("margin-exp"). */
 #include "fixture_loss.h"
 
-static const struct bl_loss_ops ops = {.create = fx_create, .destroy = fx_destroy, .eval = fx_eval};
+static const struct bl_loss_ops ops = {.size = sizeof(struct bl_loss_ops),
+                                       .create = fx_create,
+                                       .destroy = fx_destroy,
+                                       .eval = fx_eval};
 static const struct bl_plugin desc = {BL_SDK_VERSION, BL_ROLE_LOSS, "margin-exp",
                                       "duplicate name", fx_params, 1, &ops};
 static const struct bl_plugin *const list[] = {&desc, NULL};

@@ -2,7 +2,9 @@
 /* Loader fixture: a loss descriptor without its eval function. */
 #include "fixture_loss.h"
 
-static const struct bl_loss_ops ops = {.create = fx_create, .destroy = fx_destroy}; /* no eval */
+static const struct bl_loss_ops ops = {.size = sizeof(struct bl_loss_ops),
+                                       .create = fx_create,
+                                       .destroy = fx_destroy}; /* no eval */
 static const struct bl_plugin desc = {BL_SDK_VERSION, BL_ROLE_LOSS, "fixture-noeval",
                                       "lacks eval", fx_params, 1, &ops};
 static const struct bl_plugin *const list[] = {&desc, NULL};

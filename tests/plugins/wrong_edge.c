@@ -9,7 +9,7 @@
  * c >= 2 show it.  Everything else (outputs, predict, save/load) is right.
  *
  * Built with -DWRONG_PREDICT_ADD it is "fixture-wrong-predict-add" instead:
- * the edge right (max_r |s_r|), but a predict_add (SDK 1.7) that forgets the
+ * the edge right (max_r |s_r|), but a predict_add that forgets the
  * coefficients w, adding the bare output to every column.
  */
 #include <boostlab/boostlab.h>
@@ -176,10 +176,17 @@ static void we_free_hyp(void *hyp)
     free(hyp);
 }
 
-static const struct bl_weak_ops ops = {we_create,  we_destroy, we_fit,  we_outdim,
-                                       we_predict, we_save,    we_load, we_free_hyp,
-                                       0 /* needs nothing beyond G (SDK 1.3) */,
-                                       PREDICT_ADD /* SDK 1.7 */};
+static const struct bl_weak_ops ops = {.size = sizeof(struct bl_weak_ops),
+                                       .create = we_create,
+                                       .destroy = we_destroy,
+                                       .needs = 0, /* nothing beyond G */
+                                       .fit = we_fit,
+                                       .outdim = we_outdim,
+                                       .predict = we_predict,
+                                       .predict_add = PREDICT_ADD,
+                                       .save = we_save,
+                                       .load = we_load,
+                                       .free_hyp = we_free_hyp};
 static const struct bl_plugin desc = {BL_SDK_VERSION, BL_ROLE_WEAK, NAME, DOC, NULL, 0, &ops};
 static const struct bl_plugin *const list[] = {&desc, NULL};
 

@@ -14,7 +14,10 @@ static double wg_eval(void *s, const int *y, size_t m, size_t k, const double *F
     return L;
 }
 
-static const struct bl_loss_ops ops = {.create = fx_create, .destroy = fx_destroy, .eval = wg_eval};
+static const struct bl_loss_ops ops = {.size = sizeof(struct bl_loss_ops),
+                                       .create = fx_create,
+                                       .destroy = fx_destroy,
+                                       .eval = wg_eval};
 static const struct bl_plugin desc = {BL_SDK_VERSION, BL_ROLE_LOSS, "fixture-wrong-grad",
                                       "squared error with the gradient's sign flipped on class 1 "
                                       "(test fixture)", fx_params, 1, &ops};

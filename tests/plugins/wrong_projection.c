@@ -128,9 +128,9 @@ static void wp_column(const void *self, size_t c, size_t j, double *col)
     normals(&s, W->bug == BUG_SCALE ? 1.0 : scale, col, W->n); /* BUG_SCALE: no 1/sqrt(n) */
 }
 
-static const struct bl_projection_ops order_ops = {order_create, wp_destroy, wp_dim, wp_column};
-static const struct bl_projection_ops scale_ops = {scale_create, wp_destroy, wp_dim, wp_column};
-static const struct bl_projection_ops good_ops = {good_create, wp_destroy, wp_dim, wp_column};
+static const struct bl_projection_ops order_ops = {sizeof(struct bl_projection_ops), order_create, wp_destroy, wp_dim, wp_column};
+static const struct bl_projection_ops scale_ops = {sizeof(struct bl_projection_ops), scale_create, wp_destroy, wp_dim, wp_column};
+static const struct bl_projection_ops good_ops = {sizeof(struct bl_projection_ops), good_create, wp_destroy, wp_dim, wp_column};
 
 static const struct bl_plugin order_plugin = {
     .sdk_version = BL_SDK_VERSION,

@@ -172,6 +172,7 @@ static int wt_format_label(const void *inst, const void *y, char *buf, size_t ca
 }
 
 static const struct bl_task_ops wt_ops = {
+    .size = sizeof(struct bl_task_ops),
     .open = wt_open,
     .close = wt_close,
     .examples = wt_examples,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Unit tests of the coding plugins (SDK 1.1 coding role): "ova", "ovo",
+ * Unit tests of the coding plugins (coding role): "ova", "ovo",
  * "random-half" (AdaBoost.ECC, stagewise spec §7.4), "dense-ecoc" (ECOC,
  * hingeboost-oc spec §3.7), "exhaustive" (AdaBoost.MO, stagewise spec §7.5)
  * and "binary" (AdaBoost, spec §5.3): shapes and entries of the code

@@ -197,7 +197,7 @@ Test(engine, same_result_with_one_or_two_threads)
 }
 
 /* Scores the way bl_model_scores made them before it blocked rows and took
- * predict_add (SDK 1.7): each term's dense outputs on all of X, then added. */
+ * predict_add: each term's dense outputs on all of X, then added. */
 static void scores_term_by_term(const bl_model *mo, const struct bl_matrix *X, double *F)
 {
     size_t m = X->m, k = mo->k, hmax = 1;

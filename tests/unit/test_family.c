@@ -16,7 +16,7 @@
  *     soft-threshold closed forms on quadratics (free and w >= 0), lambda
  *     large -> 0, the one-step form, a general quadratic, and the
  *     optimality conditions on a softmax row problem;
- *   - AdaBoost.MO (§7.5) in the engine's code space (SDK 1.2, suite mo):
+ *   - AdaBoost.MO (§7.5) in the engine's code space (suite mo):
  *     the loss mo-exp (eval_coded against finite differences, at f = 0,
  *     normalize, extremes, threads; its class-space eval is mh-exp's), the
  *     recipe against the spec's pseudo-code written out here (alpha and
@@ -24,7 +24,7 @@
  *     the dagger refusal for k = 14, a model file round trip, the refusal
  *     of a changing code, per-column coefficients (lbfgsb-row, lbfgsb-tc),
  *     and a 1.1 loss descriptor never being run in code space;
- *   - the LogitBoost family's losses (SDK 1.3): klogit against finite
+ *   - the LogitBoost family's losses: klogit against finite
  *     differences, at F = 0 and in closed form, its extremes and threads;
  *     the BL_HESS_DIAG_RANK1 forms of klogit (u = 0) and softmax (u = p,
  *     H 1 = 0, normalize).
@@ -911,8 +911,7 @@ Test(prox, softmax_row_optimality)
 static struct lossinst open_mo(int normalize, const struct bl_host *host)
 {
     struct lossinst L = open_loss_host("plugins/loss/mo_exp", "mo-exp", "normalize", normalize, host);
-    cr_assert(BL_SDK_HAS(L.p->sdk_version, 2), "mo-exp is an SDK 1.2 plugin");
-    cr_assert_not_null(bl_loss_eval_coded(L.p), "mo-exp has eval_coded");
+    cr_assert_not_null(L.ops->eval_coded, "mo-exp has eval_coded");
     return L;
 }
 
@@ -1450,10 +1449,9 @@ Test(moeng, no_coding_is_adaboost_mh)
     mo_release(&p);
 }
 
-/* SDK compatibility: a loss descriptor that says 1.1 has no eval_coded as
- * far as the host is concerned (its op table would end before the field),
- * so with a coding it runs in class space, exactly like mh-exp there. */
-Test(moeng, sdk_1_1_loss_stays_in_class_space)
+/* A loss whose table has no eval_coded runs in class space with a coding:
+ * mo-exp without it is exactly mh-exp there. */
+Test(moeng, loss_without_eval_coded_stays_in_class_space)
 {
     moprob p;
     mo_problem(&p, 40, 3, 4, 109);
@@ -1462,9 +1460,10 @@ Test(moeng, sdk_1_1_loss_stays_in_class_space)
     mo_recipe(&b, NULL);
     mo_set(&b, "loss", "mh-exp");
     struct bl_plugin old = *a.loss.plugin;
-    old.sdk_version = (1u << 16) | 1u;
-    cr_assert_null(bl_loss_eval_coded(&old));
-    cr_assert_not_null(bl_loss_eval_coded(a.loss.plugin));
+    struct bl_loss_ops old_ops = *(const struct bl_loss_ops *)old.ops;
+    cr_assert_not_null(old_ops.eval_coded);
+    old_ops.eval_coded = NULL;
+    old.ops = &old_ops;
     a.loss.plugin = &old;
     bl_model ma, mb;
     bl_curve ca, cb;
@@ -1481,7 +1480,7 @@ Test(moeng, sdk_1_1_loss_stays_in_class_space)
     mo_release(&p);
 }
 
-/* ---- klogit and the rank-one Hessian form (SDK 1.3) ------------------------
+/* ---- klogit and the rank-one Hessian form ----------------------------------
  * The losses of the LogitBoost family's tree learners (spec
  * aoso-logitboost.md §1.3, §3.2): klogit's derivatives, value at 0, its
  * diagonal-only BL_HESS_DIAG_RANK1 form; softmax's rank-one form, whose

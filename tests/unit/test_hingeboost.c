@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* HingeBoost.OC and AdaBoost.ERP pieces (SDK 1.6): the hinge loss (value,
+/* HingeBoost.OC and AdaBoost.ERP pieces: the hinge loss (value,
  * tie-split subgradient, costs, pair weights, hinge targets and spec §2.9
  * item 3), the maxcut coding (one-vs-all start, ICM ends in a local
  * minimum, the inner-fit count, the stall rule), the erp coding (the
@@ -53,7 +53,8 @@ Test(hinge, costs_per_class_and_as_a_matrix)
     o->destroy(L);
     L = hinge_new("0 1 1  3 0 5  1 1 0"); /* row 1: D(1,0) = 3, D(1,2) = 5 */
     double P[3];
-    bl_loss_pair_weights(test_plugin("plugins/loss/hinge", "hinge"))(L, y, 1, 3, F, P);
+    const struct bl_loss_ops *ho = test_plugin("plugins/loss/hinge", "hinge")->ops;
+    ho->pair_weights(L, y, 1, 3, F, P);
     cr_assert(P[0] == 3 && P[1] == 0 && P[2] == 5);
     cr_assert_float_eq(o->eval(L, y, 1, 3, F, NULL), 5.0, 1e-15);
     o->destroy(L);
@@ -70,7 +71,8 @@ Test(hinge, costs_per_class_and_as_a_matrix)
  * in its colour, else 0; our margins are for g = s/2, so 1/2 and 0. */
 Test(hinge, round_one_margins_are_half_for_lone_classes_and_zero_otherwise)
 {
-    bl_loss_hinge_fn ht = bl_loss_hinge_targets(test_plugin("plugins/loss/hinge", "hinge"));
+    const struct bl_loss_ops *ho = test_plugin("plugins/loss/hinge", "hinge")->ops;
+    bl_loss_hinge_fn ht = ho->hinge_targets;
     void *L = hinge_new("");
     int y[4] = {0, 1, 2, 3};
     double F[16] = {0}, col[4] = {1, -1, -1, 1}, lab[4], mar[4];

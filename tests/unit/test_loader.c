@@ -4,6 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <boostlab/loss.h>
+#include <boostlab/weak.h>
+
 #include "plugin/loader.h"
 #include "plugin/params.h"
 #include "testutil.h"
@@ -66,7 +69,28 @@ static void refused(const char *path, const char *what)
     cr_assert_eq(reg.n, before, "a refused file must add no plugin");
 }
 
-Test(loader, refuses_other_sdk_version) { refused(FIXTURE("bad_version"), "built for SDK 2.0"); }
+Test(loader, refuses_other_sdk_version) { refused(FIXTURE("bad_version"), "built for SDK 3.0"); }
+/* A 1.x plugin: named, with the version it has, the one it needs and where
+ * the migration is described. */
+Test(loader, refuses_sdk1_plugin_pointing_at_the_migration)
+{
+    refused(FIXTURE("sdk1_loss"),
+            "plugin fixture-sdk1 was built for SDK 1.7; this boostlab has SDK 2.0, whose ops "
+            "tables differ: port the plugin (docs/sdk.md, \"Migrating a 1.x plugin to 2.0\")");
+}
+Test(loader, refuses_ops_table_without_size)
+{
+    refused(FIXTURE("no_ops_size"), "plugin fixture-nosize: its ops table gives size 0");
+}
+/* The registry's ops tables have the host's size, whatever the plugin's. */
+Test(loader, registry_tables_have_the_host_size)
+{
+    const struct bl_plugin *p = bl_registry_find(&reg, "margin-exp", BL_ROLE_LOSS);
+    cr_assert_not_null(p);
+    cr_assert_eq(((const struct bl_loss_ops *)p->ops)->size, sizeof(struct bl_loss_ops));
+    p = bl_registry_find(&reg, "stump", BL_ROLE_WEAK);
+    cr_assert_eq(((const struct bl_weak_ops *)p->ops)->size, sizeof(struct bl_weak_ops));
+}
 Test(loader, refuses_missing_function) { refused(FIXTURE("missing_eval"), "function 'eval'"); }
 Test(loader, refuses_duplicate_name) { refused(FIXTURE("dup_name"), "already taken by"); }
 Test(loader, refuses_invalid_default) { refused(FIXTURE("bad_default"), "default of parameter rate"); }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* RandomBoost in the engine (SDK 1.5 projections): the gaussian plugin's
+/* RandomBoost in the engine (projections): the gaussian plugin's
  * columns (order-free, N(0, 1/n)), RBoost-rank (shared coefficients, the
  * closed-form first step, model files that regenerate the projection) and
  * RBoost-proj (coefficients W = P^T w, w >= 0), and thread invariance. */

@@ -839,8 +839,8 @@ Test(newton_row, same_minimiser_as_lbfgsb)
 }
 
 /* The engine's objective carries the Hessian only for a class-space row
- * objective on the fast path of a loss (of SDK >= 1.2) that has
- * row_hessian, and it is that loss's row Hessian. */
+ * objective on the fast path of a loss that has row_hessian, and it is
+ * that loss's row Hessian. */
 Test(newton_row, objective_hessian_wiring)
 {
     const struct bl_plugin *lp = test_plugin("plugins/loss/margin_log", "margin-log");
@@ -866,13 +866,15 @@ Test(newton_row, objective_hessian_wiring)
     cr_assert_eq(obj.hessian(obj.ctx, w, H1), 0);
     cr_assert_eq(L->row_hessian(o.fast, w, H2), 0);
     cr_assert(memcmp(H1, H2, sizeof H1) == 0);
-    /* not from a descriptor whose op table is another one, nor from a
-     * plugin built for SDK 1.1 (its table ends before row_hessian) */
+    /* not from a descriptor whose ops table is another one, nor from one
+     * whose table has no row_hessian */
     const struct bl_plugin *other = test_plugin("plugins/loss/margin_exp", "margin-exp");
     bl_coefobj_objective(&o, other, k, lo, up, 0.25, &obj);
     cr_assert_null(obj.hessian);
     struct bl_plugin old = *lp;
-    old.sdk_version = (BL_SDK_MAJOR << 16) | 1;
+    struct bl_loss_ops old_ops = *L;
+    old_ops.row_hessian = NULL;
+    old.ops = &old_ops;
     bl_coefobj_objective(&o, &old, k, lo, up, 0.25, &obj);
     cr_assert_null(obj.hessian);
     cr_assert_eq(bl_coefobj_hessian(&o, w, H1), -1);

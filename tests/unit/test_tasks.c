@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Unit tests of the structured-task plugins (SDK 1.4 task role,
+ * Unit tests of the structured-task plugins (task role,
  * plugins/task/): "binary-task", "auc", "multiclass" and "hierarchy" (tree
  * and flat coding), loaded through the registry from the build tree (which
  * also proves their names clash with no other plugin's).  On small

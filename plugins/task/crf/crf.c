@@ -561,6 +561,7 @@ static int crf_format_label(const void *inst, const void *y, char *buf, size_t c
 }
 
 static const struct bl_task_ops crf_ops = {
+    .size = sizeof(struct bl_task_ops),
     .open = crf_open,
     .close = crf_close,
     .examples = crf_examples,

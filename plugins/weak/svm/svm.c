@@ -827,6 +827,7 @@ static void svm_free_hyp(void *hyp)
 }
 
 static const struct bl_weak_ops svm_ops = {
+    .size = sizeof(struct bl_weak_ops),
     .create = svm_create,
     .destroy = svm_destroy,
     .fit = svm_fit,

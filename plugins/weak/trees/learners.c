@@ -513,7 +513,7 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     }
     int pairs = L->o.kind == TL_AOSO || L->o.kind == TL_ABC;
     if (!req->H || (pairs && !req->Hu)) {
-        snprintf(err, errcap, "the request has no Hessian%s (the host must fill it: SDK 1.3)",
+        snprintf(err, errcap, "the request has no Hessian%s (the host must fill it: needs)",
                  pairs ? " off-diagonal part" : "");
         return -1;
     }
@@ -558,7 +558,7 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
         }
         if (!req->trial_loss) {
             forest_free(f);
-            snprintf(err, errcap, "base = exhaustive needs the host's trial loss (SDK 1.3), "
+            snprintf(err, errcap, "base = exhaustive needs the host's trial loss (req->trial_loss), "
                      "which it offers only without an output coding; use base = worst");
             return -1;
         }

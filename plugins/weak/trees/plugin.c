@@ -5,7 +5,7 @@
  * 2014 and the baselines it quotes), one shared object with four
  * descriptors.  Their parameters, and the defaults of the authors' code
  * (spec §2.6, §2.9): J = 20 leaves, split any node of more than 1 example,
- * leaf values clamped to [-5, 5].  They need the loss's Hessian (SDK 1.3),
+ * leaf values clamped to [-5, 5].  They need the loss's Hessian (needs),
  * so they run with softmax (or klogit for diag-tree) and `solver = none`.
  */
 #include <boostlab/boostlab.h>
@@ -156,6 +156,7 @@ static void free_hyp(void *hyp)
 
 #define OPS(name, create_fn, needs_flags)                                                    \
     static const struct bl_weak_ops name = {                                                 \
+        .size = sizeof(struct bl_weak_ops),                                                  \
         .create = create_fn, .destroy = destroy, .fit = fit, .outdim = outdim,               \
         .predict = predict, .save = save, .load = load, .free_hyp = free_hyp,                \
         .needs = needs_flags, .predict_add = predict_add}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Loader fixture: an ops table that does not give its size. */
+#include "fixture_loss.h"
+
+static const struct bl_loss_ops ops = {.create = fx_create, .destroy = fx_destroy, .eval = fx_eval};
+static const struct bl_plugin desc = {BL_SDK_VERSION, BL_ROLE_LOSS, "fixture-nosize",
+                                      "no table size", fx_params, 1, &ops};
+static const struct bl_plugin *const list[] = {&desc, NULL};
+
+BL_EXPORT const struct bl_plugin *const *BL_PLUGIN_ENTRY(const struct bl_host *host);
+const struct bl_plugin *const *BL_PLUGIN_ENTRY(const struct bl_host *host)
+{
+    (void)host;
+    return list;
+}
