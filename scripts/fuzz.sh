@@ -58,7 +58,8 @@ CORE_SRC=(framework/util/error.c framework/util/fsutil.c framework/util/textio.c
   framework/data/idx.c framework/data/split.c
   framework/config/ini.c framework/config/experiment.c framework/config/sweep.c
   framework/plugin/loader.c framework/plugin/params.c
-  framework/engine/model.c framework/engine/project.c framework/engine/objective.c)
+  framework/engine/model.c framework/engine/project.c framework/engine/objective.c
+  framework/engine/param.c)
 # Every plugin of the tree (plugins/ROLE/NAME.c, or a folder
 # plugins/ROLE/NAME/ of sources), as the loader finds them.
 PLUGINS=()
