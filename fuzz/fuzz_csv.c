@@ -85,14 +85,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* A fixed table as read from a .classes file. */
     char *names[] = {"a", "b", "2", "setosa"};
     bl_classes fixed = {4, names, BL_CLASSES_FILE};
-    bl_csv_opts o1 = {"1", 0};
+    bl_csv_opts o1 = {"1", 0, 0, NULL, 0};
     read_one(&o1, &fixed, 4, 0);
     /* Negative class names: labels are matched as names. */
     char *pm[] = {"-1", "1"};
     bl_classes pm1 = {2, pm, BL_CLASSES_FILE};
     read_one(NULL, &pm1, 2, 0);
 
-    bl_csv_opts o2 = {"label", ';'};
+    bl_csv_opts o2 = {"label", ';', 0, NULL, 0};
     read_one(&o2, NULL, 0, 0);
 
     bl_classes cls;

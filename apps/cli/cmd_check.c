@@ -199,7 +199,7 @@ int cmd_check(int argc, char **argv)
     }
     if (data_file) {
         bl_error err = {{0}};
-        bl_csv_opts co = {label, 0};
+        bl_csv_opts co = {label, 0, 0, NULL, 0};
         bl_classes cls;
         memset(&cls, 0, sizeof cls);
         int bad = bl_read_csv(data_file, &co, classes_file ? &classes : &cls, &data, &err) < 0;

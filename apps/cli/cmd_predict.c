@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `boostlab predict`: apply a saved model to a data file. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,11 @@ static const char *const predict_help =
     "labels and the time spent scoring (model evaluation and argmax, without\n"
     "reading files), in all and per example.\n"
     "\n"
+    "Unlabeled data is predicted too (no error rate then): a CSV file whose\n"
+    "header has no 'label' column and names only the model's features (matched\n"
+    "by name, in any order), a LIBSVM file whose rows start with INDEX:VALUE,\n"
+    "or any CSV or LIBSVM file read with --unlabeled.\n"
+    "\n"
     "Options:\n"
     "  -m, --model FILE    model written by 'boostlab train'\n"
     "  -d, --data FILE     data (.csv, .libsvm/.svm, IDX; optionally .gz)\n"
@@ -25,24 +31,95 @@ static const char *const predict_help =
     "                      from the file name)\n"
     "  -l, --label COL     CSV label column, by name or 0-based index\n"
     "  -L, --labels FILE   IDX data: the IDX file of its labels\n"
+    "  -u, --unlabeled     the file holds no labels: every CSV column is a\n"
+    "                      feature (matched to the model's by name), every\n"
+    "                      LIBSVM row is INDEX:VALUE pairs only\n"
+    "  -s, --scores        also write each class's score F_r(x) (the model's raw\n"
+    "                      output; the prediction is its argmax)\n"
+    "  -p, --proba         also write each class's softmax of the scores,\n"
+    "                      exp(F_r) / sum_s exp(F_s): a normalisation, not a\n"
+    "                      calibrated probability\n"
     "  -o, --output FILE   write predictions here instead of stdout\n"
     "  -q, --quiet         do not print the error rate\n"
-    "  -h, --help          this text\n";
+    "  -h, --help          this text\n"
+    "\n"
+    "With --scores or --proba the output is CSV: a header 'prediction' then\n"
+    "'score:CLASS' and/or 'proba:CLASS' per class, and one row per example.\n";
+
+/* Put the columns of an unlabeled CSV file in the model's feature order,
+ * matched by name; 0, or -1 with err naming the column. */
+static int match_features(bl_dataset *ds, const bl_model *mo, const char *data,
+                          const char *model, bl_error *err)
+{
+    size_t m = ds->m, d = mo->d;
+    size_t *col = bl_xmalloc((d ? d : 1) * sizeof *col);
+    for (size_t j = 0; j < ds->d; j++) {
+        size_t f = 0;
+        while (f < d && strcmp(ds->feature_names[j], mo->feature_names[f]) != 0)
+            f++;
+        if (f == d) {
+            free(col);
+            return bl_errf(err, "%s: column %zu (%s): not a feature of the model %s (its "
+                           "features are %s%s%s%s)", data, j + 1, ds->feature_names[j], model,
+                           mo->feature_names[0], d > 1 ? ", " : "",
+                           d > 1 ? mo->feature_names[1] : "", d > 2 ? ", ..." : "");
+        }
+    }
+    for (size_t f = 0; f < d; f++) {
+        size_t j = 0;
+        while (j < ds->d && strcmp(ds->feature_names[j], mo->feature_names[f]) != 0)
+            j++;
+        if (j == ds->d) {
+            free(col);
+            return bl_errf(err, "%s: no column '%s', a feature of the model %s (an unlabeled "
+                           "file needs a column for each of the model's %zu features)", data,
+                           mo->feature_names[f], model, d);
+        }
+        col[f] = j;
+    }
+    float *x = bl_xmalloc((m * d > 0 ? m * d : 1) * sizeof *x);
+    for (size_t f = 0; f < d; f++)
+        memcpy(x + f * m, ds->x + col[f] * m, m * sizeof *x);
+    free(ds->x);
+    ds->x = x;
+    free(col);
+    return 0;
+}
+
+/* One output row: the class, then the scores and/or their softmax. */
+static void write_row(FILE *out, const bl_model *mo, const double *F, int lab, int scores,
+                      int proba)
+{
+    fputs(mo->class_names[lab], out);
+    if (scores)
+        for (size_t r = 0; r < mo->k; r++)
+            fprintf(out, ",%.9g", F[r]);
+    if (proba) {
+        /* shifted by the largest score, so exp cannot overflow */
+        double top = F[lab], sum = 0.0;
+        for (size_t r = 0; r < mo->k; r++)
+            sum += exp(F[r] - top);
+        for (size_t r = 0; r < mo->k; r++)
+            fprintf(out, ",%.9g", exp(F[r] - top) / sum);
+    }
+    fputc('\n', out);
+}
 
 int cmd_predict(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"model", required_argument, 0, 'm'}, {"data", required_argument, 0, 'd'},
         {"format", required_argument, 0, 'f'}, {"label", required_argument, 0, 'l'},
-        {"labels", required_argument, 0, 'L'},
+        {"labels", required_argument, 0, 'L'},  {"unlabeled", no_argument, 0, 'u'},
+        {"scores", no_argument, 0, 's'},      {"proba", no_argument, 0, 'p'},
         {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
     const char *model = NULL, *data = NULL, *format = NULL, *label = NULL, *labels = NULL,
                *output = NULL;
-    int quiet = 0, o;
+    int quiet = 0, unlabeled = 0, scores = 0, proba = 0, o;
     optind = 1;
     opterr = 0;
-    while ((o = getopt_long(argc, argv, ":m:d:f:l:L:o:qh", opts, NULL)) != -1) {
+    while ((o = getopt_long(argc, argv, ":m:d:f:l:L:uspo:qh", opts, NULL)) != -1) {
         switch (o) {
         case 'm': model = optarg; break;
         case 'd': data = optarg; break;
@@ -50,6 +127,9 @@ int cmd_predict(int argc, char **argv)
         case 'l': label = optarg; break;
         case 'L': labels = optarg; break;
         case 'o': output = optarg; break;
+        case 'u': unlabeled = 1; break;
+        case 's': scores = 1; break;
+        case 'p': proba = 1; break;
         case 'q': quiet = 1; break;
         case 'h': fputs(predict_help, stdout); return BL_EXIT_OK;
         case ':': return cli_usage("predict", "an option is missing its value");
@@ -62,6 +142,11 @@ int cmd_predict(int argc, char **argv)
     const char *bad_spec = cli_file_spec(data, format, label, labels, &ds);
     if (bad_spec)
         return cli_usage("predict", bad_spec);
+    if (unlabeled && ds.format == BL_FMT_IDX)
+        return cli_usage("predict", "--unlabeled applies to CSV and LIBSVM data (IDX data "
+                         "needs its --labels file)");
+    if (unlabeled && label)
+        return cli_usage("predict", "--unlabeled and --label exclude each other");
     bl_registry reg;
     if (cli_registry(&reg))
         return BL_EXIT_FAIL;
@@ -77,11 +162,18 @@ int cmd_predict(int argc, char **argv)
          * `boostlab train` always builds its table from the labels */
         cls.k = mo.k;
         cls.names = mo.class_names;
-        bl_csv_opts co = {label, 0};
-        rc = ds.format == BL_FMT_CSV   ? bl_read_csv(data, &co, &cls, &all, &err)
-             : ds.format == BL_FMT_IDX ? bl_read_idx(data, labels, &cls, &all, &err)
-                                       : bl_read_libsvm(data, mo.d, &cls, &all, &err);
+        bl_csv_opts co = {label, 0, unlabeled, mo.feature_names, mo.d};
+        rc = ds.format == BL_FMT_CSV ? bl_read_csv(data, &co, &cls, &all, &err)
+             : ds.format == BL_FMT_IDX
+                 ? bl_read_idx(data, labels, &cls, &all, &err)
+                 : bl_read_libsvm_ex(data, mo.d,
+                                     unlabeled ? BL_LIBSVM_UNLABELED : BL_LIBSVM_AUTO, &cls,
+                                     &all, &err);
     }
+    /* the readers give k = 0 for a file without labels */
+    int has_labels = rc == 0 && all.k > 0;
+    if (rc == 0 && !has_labels && ds.format == BL_FMT_CSV)
+        rc = match_features(&all, &mo, data, model, &err);
     if (rc == 0 && all.d != mo.d)
         rc = bl_errf(&err, "%s has %zu features but the model %s was trained on %zu", data,
                      all.d, model, mo.d);
@@ -98,16 +190,27 @@ int cmd_predict(int argc, char **argv)
         bl_argmax_rows(F, all.m, mo.k, lab);
         double secs = bl_seconds() - t0;
         size_t wrong = 0;
+        if (scores || proba) {
+            fputs("prediction", out);
+            for (int pass = 0; pass < 2; pass++)
+                for (size_t r = 0; r < mo.k && (pass ? proba : scores); r++)
+                    fprintf(out, ",%s:%s", pass ? "proba" : "score", mo.class_names[r]);
+            fputc('\n', out);
+        }
         for (size_t i = 0; i < all.m; i++) {
-            fprintf(out, "%s\n", mo.class_names[lab[i]]);
-            wrong += lab[i] != all.y[i];
+            write_row(out, &mo, F + i * mo.k, lab[i], scores, proba);
+            wrong += has_labels && lab[i] != all.y[i];
         }
         if (output)
             rc = bl_atomic_commit(&a, &err);
-        if (rc == 0 && !quiet)
+        if (rc == 0 && !quiet && has_labels)
             fprintf(stderr, "boostlab: %zu examples, error %.2f%% (%zu wrong); scoring %.6f s "
                     "(%.6f ms per example, %zu terms)\n", all.m,
                     all.m ? 100.0 * (double)wrong / (double)all.m : 0.0, wrong, secs,
+                    all.m ? 1e3 * secs / (double)all.m : 0.0, mo.t);
+        else if (rc == 0 && !quiet)
+            fprintf(stderr, "boostlab: %zu examples, unlabeled (no error rate); scoring %.6f s "
+                    "(%.6f ms per example, %zu terms)\n", all.m, secs,
                     all.m ? 1e3 * secs / (double)all.m : 0.0, mo.t);
         free(F);
         free(lab);

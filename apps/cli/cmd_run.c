@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exec/job.h"
 #include "exec/mpi.h"
 #include "exec/pool.h"
 #include "report/progress.h"
@@ -37,13 +38,21 @@ static const char *const run_help =
     "  -d, --data GLOBS    only the data sets these comma-separated globs name\n"
     "                      (e.g. 'pendigits,opt*'); the rest can run later\n"
     "  -a, --algorithm GLOBS  only these algorithms (e.g. 'aoso*')\n"
-    "  -n, --check         validate the experiment and its files, run nothing\n"
+    "  -n, --check         validate the experiment and read every data file\n"
+    "                      (values, rows, labels, compression), run nothing\n"
+    "      --quick         with --check: the experiment and its paths only,\n"
+    "                      without reading the data files\n"
     "  -q, --quiet         no progress on stderr\n"
     "  -v, --verbose       more messages from plugins (repeat for debug)\n"
     "  -h, --help          this text\n"
     "\n"
     "Under MPI, rank 0 coordinates (and writes all files) and the other ranks run\n"
-    "the jobs; the experiment file and data must be at the same paths on every node.\n";
+    "the jobs; the experiment file and data must be at the same paths on every node.\n"
+    "\n"
+    "A data set with split = given (a test_file) trains and tests on the same rows\n"
+    "in every repeat: its repeats differ only in the algorithms' random seeds, so\n"
+    "a deterministic algorithm runs the same run again (std 0).  They still run\n"
+    "(a randomised algorithm's repeats differ), with a warning unless repeats = 1.\n";
 
 typedef struct {
     bl_experiment ex;
@@ -54,6 +63,55 @@ typedef struct {
     char host[256];
     const char *only_data, *only_algo; /* --data, --algorithm, or NULL */
 } run_ctx;
+
+static int same_str(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Read every data file of the experiment (each file once), as a run
+ * would: bad values, ragged rows, binary or truncated files fail here. */
+static int check_data(const bl_experiment *ex, bl_error *err)
+{
+    for (size_t d = 0; d < ex->ndata; d++) {
+        const bl_data_spec *ds = &ex->data[d];
+        size_t e = 0;
+        while (e < d && !(ex->data[e].format == ds->format &&
+                          same_str(ex->data[e].file, ds->file) &&
+                          same_str(ex->data[e].test_file, ds->test_file) &&
+                          same_str(ex->data[e].label, ds->label) &&
+                          same_str(ex->data[e].labels, ds->labels) &&
+                          same_str(ex->data[e].test_labels, ds->test_labels) &&
+                          same_str(ex->data[e].classes, ds->classes) &&
+                          same_str(ex->data[e].drop, ds->drop)))
+            e++;
+        if (e < d)
+            continue;
+        bl_dataset all, test;
+        if (bl_load_data(ds, &all, &test, err) < 0)
+            return bl_errprefix(err, "%s: [data %s]", ds->where, ds->name);
+        bl_dataset_free(&all);
+        bl_dataset_free(&test);
+    }
+    return 0;
+}
+
+/* split = given: the same rows in every repeat (see run_help). */
+static void warn_given_repeats(const bl_experiment *ex)
+{
+    for (size_t d = 0; d < ex->ndata; d++) {
+        const bl_data_spec *ds = &ex->data[d];
+        int r = bl_data_repeats(ex, d);
+        if (ds->split.kind != BL_SPLIT_GIVEN || r < 2 ||
+            (ds->keep_classes && ds->class_pick == BL_PICK_RANDOM))
+            continue;
+        fprintf(stderr, "boostlab: warning: %s: [data %s] split = given: its %d repeats train and "
+                "test on the same rows and differ only in the algorithms' seeds (a "
+                "deterministic algorithm gives %d identical runs, std 0); set repeats = 1 in "
+                "[data %s] unless an algorithm is randomised\n", ds->where, ds->name, r, r,
+                ds->base ? ds->base : ds->name);
+    }
+}
 
 static int write_resolved(const bl_experiment *ex, const char *dir, bl_error *err)
 {
@@ -220,6 +278,7 @@ int cmd_run(int argc, char **argv)
                                          {"jobs", required_argument, 0, 'j'},
                                          {"threads", required_argument, 0, 't'},
                                          {"check", no_argument, 0, 'n'},
+                                         {"quick", no_argument, 0, 'Q'},
                                          {"data", required_argument, 0, 'd'},
                                          {"algorithm", required_argument, 0, 'a'},
                                          {"quiet", no_argument, 0, 'q'},
@@ -227,7 +286,7 @@ int cmd_run(int argc, char **argv)
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *output = NULL, *only_data = NULL, *only_algo = NULL;
-    int threads = 0, jobs = 1, check = 0, quiet = 0, o;
+    int threads = 0, jobs = 1, check = 0, quick = 0, quiet = 0, o;
     optind = 1;
     opterr = 0;
     while ((o = getopt_long(argc, argv, ":o:j:t:d:a:nqvh", opts, NULL)) != -1) {
@@ -244,6 +303,7 @@ int cmd_run(int argc, char **argv)
                 return BL_EXIT_USAGE;
             break;
         case 'n': check = 1; break;
+        case 'Q': quick = 1; break;
         case 'q': quiet = 1; break;
         case 'v': bl_log_level++; break;
         case 'h': fputs(run_help, stdout); return BL_EXIT_OK;
@@ -257,6 +317,8 @@ int cmd_run(int argc, char **argv)
     }
     if (optind != argc - 1)
         return cli_usage("run", "expected exactly one EXPERIMENT.ini");
+    if (quick && !check)
+        return cli_usage("run", "--quick only applies with --check");
 
     /* Under mpirun, every rank loads the experiment; rank 0 coordinates. */
     int rank = 0, size = 1, mpi = 0;
@@ -277,11 +339,17 @@ int cmd_run(int argc, char **argv)
     memset(&c, 0, sizeof c);
     int rc = bl_experiment_load(argv[optind], &reg, &c.ex, &err);
     if (rc == 0 && check) {
-        printf("%s: valid (%zu data sets, %zu algorithms, %d repeats: %zu runs)\n", argv[optind],
-               c.ex.ndata, c.ex.nalgo, c.ex.repeats, grid_runs(&c.ex));
+        if (!quick)
+            rc = check_data(&c.ex, &err);
+        if (rc == 0) {
+            warn_given_repeats(&c.ex);
+            printf("%s: valid (%zu data sets, %zu algorithms, %d repeats: %zu runs)%s\n",
+                   argv[optind], c.ex.ndata, c.ex.nalgo, c.ex.repeats, grid_runs(&c.ex),
+                   quick ? "; data files not read (--quick)" : "; data files read");
+        }
         bl_experiment_free(&c.ex);
         bl_registry_free(&reg);
-        return BL_EXIT_OK;
+        return rc < 0 ? cli_fail(err.msg) : BL_EXIT_OK;
     }
     if (!threads)
         threads = c.ex.threads;
@@ -337,6 +405,8 @@ int cmd_run(int argc, char **argv)
     }
     c.store_path = store_path;
     int workers = mpi ? size - 1 : (size_t)jobs < ntodo ? jobs : (int)(ntodo ? ntodo : 1);
+    if (rc == 0 && ntodo)
+        warn_given_repeats(&c.ex);
     if (rc == 0 && !quiet) {
         fprintf(stderr, "boostlab: %s: %zu runs (%zu data sets x %zu algorithms x %d repeats",
                 c.ex.name, runs, c.ex.ndata, c.ex.nalgo, c.ex.repeats);

@@ -32,7 +32,14 @@ static const char *const train_help =
     "  -m, --model OUT       where to write the model\n"
     "  -j, --threads N       threads (default: all cores)\n"
     "  -q, --quiet           no progress\n"
-    "  -h, --help            this text\n";
+    "  -h, --help            this text\n"
+    "\n"
+    "Labels become class indices 0..k-1 the same way in every format: labels that\n"
+    "are exactly the integers 0..k-1 are the indices; any other labels (LIBSVM's\n"
+    "1..k or -1/+1, gaps, words) are sorted, numerically when all are numbers,\n"
+    "and numbered from 0 in that order, so -1 is class 0 and +1 class 1.  The\n"
+    "model keeps the labels as class names and predict writes them back.  An\n"
+    "empty CSV field is a missing value; see docs/reference/ini.md, 'Data files'.\n";
 
 static long int_arg(const char *s, long lo, long hi, int *bad)
 {

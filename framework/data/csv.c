@@ -130,6 +130,22 @@ static int parse_value(const char *s, float *out, const char **why)
     return 0;
 }
 
+/* Whether every header column is one of the n names (a model's features):
+ * then a file without a "label" column holds no label column at all. */
+static int header_is_features(const fields *hdr, char *const *names, size_t n)
+{
+    for (size_t j = 0; j < hdr->n; j++) {
+        if (strcmp(hdr->f[j], "label") == 0)
+            return 0;
+        size_t q = 0;
+        while (q < n && strcmp(hdr->f[j], names[q]) != 0)
+            q++;
+        if (q == n)
+            return 0;
+    }
+    return hdr->n > 0;
+}
+
 /* Column of the label, or -1 with err set. */
 static long find_label(const char *path, size_t ln, const fields *hdr, const char *want,
                        bl_error *err)
@@ -208,22 +224,26 @@ int bl_read_csv(const char *path, const bl_csv_opts *opts, bl_classes *classes,
                 goto fail;
             }
     }
-    lab = find_label(path, ln, &hdr, opts ? opts->label : NULL, err);
-    if (lab < 0)
+    int no_label = opts && opts->no_label;
+    if (!no_label && opts && opts->features && !opts->label)
+        no_label = header_is_features(&hdr, opts->features, opts->nfeatures);
+    lab = no_label ? -1 : find_label(path, ln, &hdr, opts ? opts->label : NULL, err);
+    if (lab < 0 && !no_label)
         goto fail;
-    if (ncol < 2) {
+    if (!no_label && ncol < 2) {
         bl_errf(err, "%s:%zu: the header has only the label column '%s' (expected feature "
                 "columns too; is the delimiter '%c' right?)", path, ln, hdr.f[lab], delim);
         goto fail;
     }
     /* A word in a feature column of a file without a "label" column is
      * most likely the label: say which column was taken for it. */
-    int default_label = (!opts || !opts->label) && strcmp(hdr.f[lab], "label") != 0;
+    int default_label =
+        !no_label && (!opts || !opts->label) && strcmp(hdr.f[lab], "label") != 0;
     char default_hint[160];
     snprintf(default_hint, sizeof default_hint, " (no column is named 'label', so column 1 "
              "'%.40s' was taken as the label; choose the label column by name or index)",
-             hdr.f[lab]);
-    d = ncol - 1;
+             hdr.f[no_label ? 0 : lab]);
+    d = no_label ? ncol : ncol - 1;
     names = bl_xmalloc(d * sizeof *names);
     for (size_t j = 0, f = 0; j < ncol; j++)
         if ((long)j != lab)
@@ -272,6 +292,12 @@ int bl_read_csv(const char *path, const bl_csv_opts *opts, bl_classes *classes,
                 }
                 if (bl_labels_add(L, s, ln, &y[m], err) < 0) {
                     bl_errprefix(err, "%s:%zu: column %zu (%s)", path, ln, j + 1, hdr.f[j]);
+                    if (default_label && opts && opts->features) {
+                        bl_error e2 = *err;
+                        bl_errf(err, "%s (no column is named 'label', so column 1 was taken "
+                                "as the label; a file without labels must name only the "
+                                "model's features in its header)", e2.msg);
+                    }
                     goto fail;
                 }
                 continue;
@@ -292,7 +318,10 @@ int bl_read_csv(const char *path, const bl_csv_opts *opts, bl_classes *classes,
         goto fail;
     }
     size_t bad = 0;
-    if (bl_labels_finish(L, y, m, classes, out, &bad, err) < 0) {
+    if (no_label) {
+        for (size_t i = 0; i < m; i++)
+            y[i] = -1;
+    } else if (bl_labels_finish(L, y, m, classes, out, &bad, err) < 0) {
         bl_errprefix(err, "%s:%zu: column %ld (%s)", path, bad, lab + 1, hdr.f[lab]);
         goto fail;
     }

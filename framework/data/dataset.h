@@ -63,11 +63,20 @@ typedef struct bl_csv_opts {
     const char *label;     /* column name, or a 0-based index written as a
                               number; NULL = "label" if present, else 0   */
     char delim;            /* 0 = ',' */
+    /* Unlabeled files (boostlab predict): no_label set means the file has no
+     * label column, every column is a feature.  With label NULL, a header
+     * without a "label" column whose columns are all among the nfeatures
+     * names in `features` is read the same way (a model's features). */
+    int no_label;
+    char *const *features;
+    size_t nfeatures;
 } bl_csv_opts;
 
 /* Readers.  On error they return -1 with err holding
  * "PATH:LINE: column N (NAME): expected ..., got '...'" and leave *out empty
  * (zeroed).  Columns are numbered from 1 in messages, like lines.
+ * A file read without labels (see bl_csv_opts.no_label and
+ * bl_read_libsvm_ex) gives k = 0, no class names and y[i] = -1.
  * `classes` may be NULL; if not NULL and fixed, labels are mapped through
  * it; if not NULL and not fixed, it receives the table that was built
  * (fixed = BL_CLASSES_BUILT, ready for the matching test file; it is
@@ -88,6 +97,13 @@ int bl_read_csv(const char *path, const bl_csv_opts *opts, bl_classes *classes,
  * above a nonzero d_hint are an error. */
 int bl_read_libsvm(const char *path, size_t d_hint, bl_classes *classes,
                    bl_dataset *out, bl_error *err);
+/* The same, for files that may hold no labels (boostlab predict):
+ * BL_LIBSVM_LABELED is bl_read_libsvm; BL_LIBSVM_UNLABELED: every row is
+ * "idx:val ..." only; BL_LIBSVM_AUTO: the first data row decides (a first
+ * token with ':' means unlabeled), and every row must then agree. */
+enum { BL_LIBSVM_LABELED, BL_LIBSVM_UNLABELED, BL_LIBSVM_AUTO };
+int bl_read_libsvm_ex(const char *path, size_t d_hint, int labels, bl_classes *classes,
+                      bl_dataset *out, bl_error *err);
 /* IDX images (ubyte, any number of dimensions >= 1 after the count) and
  * labels (ubyte, one dimension).  Pixel values are kept as 0..255; feature
  * j is named "px<j>".  Labels are integer labels as above. */

@@ -108,6 +108,12 @@ static int parse_pair(char *tok, size_t d_hint, uint32_t prev, uint32_t *idx, fl
 int bl_read_libsvm(const char *path, size_t d_hint, bl_classes *classes, bl_dataset *out,
                    bl_error *err)
 {
+    return bl_read_libsvm_ex(path, d_hint, BL_LIBSVM_LABELED, classes, out, err);
+}
+
+int bl_read_libsvm_ex(const char *path, size_t d_hint, int labels, bl_classes *classes,
+                      bl_dataset *out, bl_error *err)
+{
     memset(out, 0, sizeof *out);
     if (d_hint > BL_LIBSVM_MAX_INDEX)
         return bl_errf(err, "%s: number of features %zu too large (at most %u)", path, d_hint,
@@ -139,18 +145,35 @@ int bl_read_libsvm(const char *path, size_t d_hint, bl_classes *classes, bl_data
             y = bl_xrealloc(y, mcap * sizeof *y);
             rowptr = bl_xrealloc(rowptr, (mcap + 1) * sizeof *rowptr);
         }
-        if (strchr(tok, ':')) {
+        int feature_first = strchr(tok, ':') != NULL;
+        if (labels == BL_LIBSVM_AUTO)
+            labels = feature_first ? BL_LIBSVM_UNLABELED : BL_LIBSVM_LABELED;
+        if (labels == BL_LIBSVM_LABELED && feature_first) {
             rc = bl_errf(err, "%s:%zu: token 1 '%.*s%s': expected a class label first, got a "
-                         "feature", path, ln, SHOW(tok));
+                         "feature%s", path, ln, SHOW(tok),
+                         m ? " (the rows before this one are labeled)" : "");
             break;
         }
-        if (bl_labels_add(L, tok, ln, &y[m], err) < 0) {
-            rc = bl_errprefix(err, "%s:%zu: token 1 (the label)", path, ln);
+        if (labels == BL_LIBSVM_UNLABELED && !feature_first) {
+            rc = bl_errf(err, "%s:%zu: token 1 '%.*s%s': expected a feature INDEX:VALUE (the "
+                         "file is read as unlabeled%s), got a label", path, ln, SHOW(tok),
+                         m ? ": its first row starts with a feature" : "");
             break;
+        }
+        size_t t = 1, t0 = 1; /* t0: the first token after the label */
+        if (labels == BL_LIBSVM_UNLABELED) {
+            y[m] = -1;
+        } else {
+            if (bl_labels_add(L, tok, ln, &y[m], err) < 0) {
+                rc = bl_errprefix(err, "%s:%zu: token 1 (the label)", path, ln);
+                break;
+            }
+            tok = next_token(&p);
+            t = t0 = 2;
         }
         uint32_t prev = 0;
-        for (size_t t = 2; (tok = next_token(&p)); t++) {
-            if (t == 2 && strncmp(tok, "qid:", 4) == 0)
+        for (; tok; tok = next_token(&p), t++) {
+            if (t == t0 && strncmp(tok, "qid:", 4) == 0)
                 continue; /* SVMlight query id: irrelevant here */
             if (nnz == nzcap) {
                 nzcap = nzcap ? 2 * nzcap : 4096;
@@ -175,11 +198,12 @@ done:
         rc = bl_errf(err, "%s: no data rows (expected lines 'label index:value ...')", path);
     if (rc == 0 && d == 0)
         rc = bl_errf(err, "%s: no features in any row (every row holds only a label)", path);
+    int unlabeled = labels == BL_LIBSVM_UNLABELED;
     if (rc == 0 && m > BL_DENSE_MAX / d)
         rc = bl_errf(err, "%s: %zu rows x %zu features is too large to hold as a dense "
                      "matrix", path, m, d);
     size_t bad = 0;
-    if (rc == 0 && bl_labels_finish(L, y, m, classes, out, &bad, err) < 0)
+    if (rc == 0 && !unlabeled && bl_labels_finish(L, y, m, classes, out, &bad, err) < 0)
         rc = bl_errprefix(err, "%s:%zu: token 1 (the label)", path, bad);
     bl_labels_free(L);
     if (rc < 0) {

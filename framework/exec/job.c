@@ -24,7 +24,7 @@ int bl_load_data(const bl_data_spec *d, bl_dataset *all, bl_dataset *test, bl_er
     memset(test, 0, sizeof *test);
     if (d->classes && bl_read_class_names(d->classes, &cls, err) < 0)
         return -1;
-    bl_csv_opts co = {d->label, 0};
+    bl_csv_opts co = {d->label, 0, 0, NULL, 0};
     int rc;
     switch (d->format) {
     case BL_FMT_CSV: rc = bl_read_csv(d->file, &co, &cls, all, err); break;

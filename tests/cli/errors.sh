@@ -89,4 +89,39 @@ if [[ -e $TMP/out-full/results.sqlite ]]; then
   n=$("$BL" results --format csv "$TMP/out-full" 2>/dev/null | tail -n +2 | wc -l)
   [[ $n -eq 0 ]] || fail "a failed write left $n runs"
 fi
+# run --check reads the data files (--quick does not): a NaN, a ragged row,
+# binary content and a truncated gzip stream each fail with file and line
+check_ini() { # $1: data file name
+  printf '[experiment]\noutput = %s/out-chk\n[data d]\nfile = %s\n[algorithm a]\nrecipe = mcboost-exp\n' \
+    "$TMP" "$1" >"$TMP/chk.ini"
+}
+printf 'label,a,b\n0,1,2\n1,nan,4\n' >"$TMP/nan.csv"
+check_ini nan.csv
+expect_fail 1 "nan.csv:3: column 2 \(a\)" -- "$BL" run --check "$TMP/chk.ini"
+"$BL" run --check --quick "$TMP/chk.ini" | grep -q 'valid .*not read (--quick)' ||
+  fail "--check --quick read the data"
+printf 'label,a,b\n0,1,2\n1,3\n' >"$TMP/ragged.csv"
+check_ini ragged.csv
+expect_fail 1 "ragged.csv:3: column 3 \(b\): expected a field" -- "$BL" run --check "$TMP/chk.ini"
+head -c 300 "$BL" >"$TMP/bin.csv"
+check_ini bin.csv
+expect_fail 1 "bin.csv" -- "$BL" run --check "$TMP/chk.ini"
+seq 1 3000 | awk 'BEGIN { print "label,a" } { print $1 % 2 "," $1 }' | gzip -c >"$TMP/full.csv.gz"
+head -c 2000 "$TMP/full.csv.gz" >"$TMP/cut.csv.gz"
+check_ini cut.csv.gz
+expect_fail 1 "cut.csv.gz" -- "$BL" run --check "$TMP/chk.ini"
+check_ini full.csv.gz
+"$BL" run --check "$TMP/chk.ini" | grep -q 'valid .*data files read' || fail "--check on good data"
+expect_fail 2 "--quick only applies with --check" -- "$BL" run --quick "$TMP/chk.ini"
+
+# split = given with repeats > 1: the same rows each repeat, said at once
+cp "$SRC/data/iris.csv" "$TMP/iris-test.csv"
+printf '[experiment]\nrepeats = 3\noutput = %s/out-rep\n[data iris]\nfile = iris.csv\ntest_file = iris-test.csv\n[algorithm a]\nrecipe = mcboost-exp\n' \
+  "$TMP" >"$TMP/rep.ini"
+"$BL" run --check "$TMP/rep.ini" 2>"$TMP/rep.err" >/dev/null || fail "rep.ini: $(cat "$TMP/rep.err")"
+grep -q "warning: .*\[data iris\] split = given: its 3 repeats train and test on the same rows" \
+  "$TMP/rep.err" || fail "no warning for repeats of a given split: $(cat "$TMP/rep.err")"
+sed -i 's/^repeats = 3$/repeats = 1/' "$TMP/rep.ini"
+"$BL" run --check "$TMP/rep.ini" 2>"$TMP/rep.err" >/dev/null
+[[ ! -s $TMP/rep.err ]] || fail "a warning with repeats = 1: $(cat "$TMP/rep.err")"
 finish

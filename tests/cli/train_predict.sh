@@ -70,4 +70,44 @@ expect_fail 2 "--format expects csv, libsvm or idx" -- \
 expect_fail 1 "four-labels-idx1-ubyte has 4 labels|counts must agree" -- \
   "$BL" predict --model "$TMP/idx.model" --data "$I/small-images-idx3-ubyte" --labels "$I/four-labels-idx1-ubyte"
 [[ ! -e $TMP/x ]] || fail "a refused train wrote a model"
+# unlabeled data: a CSV header of the model's features only (any order), a
+# LIBSVM file of INDEX:VALUE rows, or --unlabeled; --scores and --proba
+"$BL" train -q --data "$SRC/data/iris.csv" --recipe mcboost-exp --iterations 10 --threads 1 \
+  --model "$TMP/iris.model" 2>"$TMP/e" || fail "train iris: $(cat "$TMP/e")"
+"$BL" predict -q --model "$TMP/iris.model" --data "$SRC/data/iris.csv" >"$TMP/lab.pred" ||
+  fail "predict labeled iris"
+awk -F, 'NR > 1 { print $3 "," $2 "," $5 "," $4 }' "$SRC/data/iris.csv" |
+  sed '1i f2,f1,f4,f3' >"$TMP/unl.csv"
+"$BL" predict --model "$TMP/iris.model" --data "$TMP/unl.csv" >"$TMP/unl.pred" 2>"$TMP/e" ||
+  fail "predict unlabeled CSV: $(cat "$TMP/e")"
+cmp -s "$TMP/lab.pred" "$TMP/unl.pred" || fail "unlabeled CSV (columns reordered) predicts differently"
+grep -q 'unlabeled (no error rate)' "$TMP/e" || fail "unlabeled predict: $(cat "$TMP/e")"
+awk -F, 'NR > 1 { print "1:" $2 " 2:" $3 " 3:" $4 " 4:" $5 }' "$SRC/data/iris.csv" >"$TMP/unl.libsvm"
+"$BL" predict -q --model "$TMP/iris.model" --data "$TMP/unl.libsvm" >"$TMP/unl2.pred" ||
+  fail "predict unlabeled LIBSVM"
+cmp -s "$TMP/lab.pred" "$TMP/unl2.pred" || fail "unlabeled LIBSVM predicts differently"
+"$BL" predict -q --model "$TMP/iris.model" --data "$TMP/unl.libsvm" --unlabeled --scores --proba \
+  >"$TMP/sp.csv" || fail "predict --scores --proba"
+head -1 "$TMP/sp.csv" | grep -qx 'prediction,score:0,score:1,score:2,proba:0,proba:1,proba:2' ||
+  fail "scores header: $(head -1 "$TMP/sp.csv")"
+# the prediction is the argmax of the scores; the probabilities sum to 1
+awk -F, 'NR > 1 { b = 2; for (j = 3; j <= 4; j++) if ($j > $b) b = j
+  if ($1 != b - 2 || ($5 + $6 + $7) < 0.999999 || ($5 + $6 + $7) > 1.000001) bad++ }
+  END { exit bad > 0 }' "$TMP/sp.csv" || fail "scores/proba rows inconsistent: $(sed -n 2p "$TMP/sp.csv")"
+sed '1s/f4/zz/' "$TMP/unl.csv" >"$TMP/zz.csv"
+expect_fail 1 "zz.csv: column 3 \(zz\): not a feature of the model" -- \
+  "$BL" predict --model "$TMP/iris.model" --data "$TMP/zz.csv" --unlabeled
+expect_fail 1 "column 1 was taken as the label; a file without labels must name only" -- \
+  "$BL" predict --model "$TMP/iris.model" --data "$TMP/zz.csv"
+cut -d, -f1-3 "$TMP/unl.csv" >"$TMP/three.csv"
+expect_fail 1 "three.csv: no column 'f3', a feature of the model" -- \
+  "$BL" predict --model "$TMP/iris.model" --data "$TMP/three.csv"
+{ head -2 "$TMP/unl.libsvm"; echo "1 1:5 2:3"; } >"$TMP/mixed.libsvm"
+expect_fail 1 "mixed.libsvm:3: token 1 '1': expected a feature INDEX:VALUE" -- \
+  "$BL" predict --model "$TMP/iris.model" --data "$TMP/mixed.libsvm"
+printf '0 1:5 2:3\n' >"$TMP/one.libsvm"
+expect_fail 1 "expected a feature INDEX:VALUE \(the file is read as unlabeled\), got a label" -- \
+  "$BL" predict --model "$TMP/iris.model" --data "$TMP/one.libsvm" --unlabeled
+expect_fail 2 "--unlabeled and --label exclude each other" -- \
+  "$BL" predict --model "$TMP/iris.model" --data "$TMP/unl.csv" --unlabeled --label f1
 finish

@@ -37,14 +37,14 @@ static bl_dataset ds;
 
 static void read_csv_ok(const char *path, const char *label, bl_classes *c)
 {
-    bl_csv_opts o = {label, 0};
+    bl_csv_opts o = {label, 0, 0, NULL, 0};
     int rc = bl_read_csv(path, &o, c, &ds, &err);
     cr_assert_eq(rc, 0, "%s: %s", path, err.msg);
 }
 
 static void read_csv_bad(const char *path, const char *label, bl_classes *c)
 {
-    bl_csv_opts o = {label, 0};
+    bl_csv_opts o = {label, 0, 0, NULL, 0};
     err.msg[0] = 0;
     cr_assert_eq(bl_read_csv(path, &o, c, &ds, &err), -1, "%s read without error", path);
     cr_assert_eq(ds.m, 0);
