@@ -158,9 +158,10 @@ int cmd_train(int argc, char **argv)
     if (rc == 0)
         rc = bl_model_save(&mo, model, &err);
     if (rc == 0 && !quiet)
-        fprintf(stderr, "boostlab: trained %s on %s (%zu examples, %zu features, %zu classes): "
-                "%zu terms, training error %.2f%%; model in %s\n", recipe, data, all.m, all.d,
-                all.k, mo.t, cv.n ? 100 * cv.train_err[cv.n - 1] : 0.0, model);
+        fprintf(stderr, "boostlab: trained %s on %s (%zu examples, %zu features, %zu classes; "
+                "%d thread%s): %zu terms, training error %.2f%%; model in %s\n", recipe, data,
+                all.m, all.d, all.k, bl_host_api.threads, bl_host_api.threads > 1 ? "s" : "",
+                mo.t, cv.n ? 100 * cv.train_err[cv.n - 1] : 0.0, model);
     if (rc < 0)
         cli_fail(err.msg);
     bl_curve_free(&cv);
