@@ -30,6 +30,11 @@ int cli_usage(const char *cmd, const char *msg);
  * also takes the hex seeds reports print).  -1 when it is not. */
 int cli_parse_count(const char *s, int base, unsigned long long max, unsigned long long *out);
 
+/* OMP_NUM_THREADS as a thread count (its first entry), 0 when unset; a
+ * bad value is ignored with a warning.  The default where neither
+ * --threads nor an experiment's threads says. */
+int cli_env_threads(void);
+
 /* Load the standard plugin registry or print why not. */
 int cli_registry(bl_registry *reg);
 

@@ -257,8 +257,8 @@ int cmd_check(int argc, char **argv)
             }
             const struct bl_plugin *p = bl_registry_find(&regs[nargs], arg, 0);
             if (!p) {
-                fprintf(stderr, "boostlab: no plugin named '%s' (loaded: %s)\n", arg,
-                        bl_registry_names(&regs[nargs], 0));
+                fprintf(stderr, "boostlab: no plugin named '%s' (loaded: %s; %s)\n", arg,
+                        bl_registry_names(&regs[nargs], 0), bl_registry_hint(&regs[nargs]));
                 rc = BL_EXIT_FAIL;
                 continue;
             }

@@ -323,8 +323,8 @@ int cmd_plugins(int argc, char **argv)
     if (name) {
         const struct bl_plugin *p = bl_registry_find(&reg, name, 0);
         if (!p) {
-            fprintf(stderr, "boostlab: no plugin named '%s' (loaded: %s)\n", name,
-                    bl_registry_names(&reg, 0));
+            fprintf(stderr, "boostlab: no plugin named '%s' (loaded: %s; %s)\n", name,
+                    bl_registry_names(&reg, 0), bl_registry_hint(&reg));
             rc = BL_EXIT_FAIL;
         } else if (markdown) {
             md_plugin(&reg, p);

@@ -161,7 +161,14 @@ static void load_experiment(const char *resolved, loaded_exp *L)
 {
     bl_error err;
     memset(L, 0, sizeof *L);
-    if (bl_registry_load_std(&L->reg, &err) < 0) {
+    char *first = NULL;
+    if (bl_file_exists(resolved) && bl_experiment_plugin_path(resolved, &first, &err) < 0) {
+        snprintf(L->why, sizeof L->why, "%s", err.msg);
+        return;
+    }
+    int lrc = bl_registry_load_search(&L->reg, first, &err);
+    free(first);
+    if (lrc < 0) {
         snprintf(L->why, sizeof L->why, "the plugins could not be loaded: %s", err.msg);
         bl_registry_free(&L->reg);
         return;
@@ -269,6 +276,22 @@ static char *run_command(const report_opts *o, const char *resolved)
     char *cmd = NULL;
     if (ini) {
         cmd = bl_strdup("");
+        /* The resolved INI's plugin_path holds the run's plugin folders,
+         * BOOSTLAB_PLUGIN_PATH's included: a rerun from the original file
+         * needs them in the environment. */
+        bl_ini r;
+        bl_error e;
+        const char *pp = NULL;
+        int have = ini != resolved && bl_ini_read(resolved, &r, &e) == 0;
+        if (have && (pp = ini_get(&r, "experiment", "plugin_path"))) {
+            char *v = bl_strdup("");
+            add_word(&v, pp);
+            free(cmd);
+            cmd = bl_strfmt("BOOSTLAB_PLUGIN_PATH=%s", v);
+            free(v);
+        }
+        if (have)
+            bl_ini_free(&r);
         add_word(&cmd, "boostlab");
         add_word(&cmd, "run");
         add_word(&cmd, "-o");

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `boostlab run EXPERIMENT.ini`: every data set x repeat x algorithm of the
  * grid, on local worker processes or MPI ranks, committed to the results
- * store as each run finishes; runs the store holds already are skipped. */
+ * store as each run finishes; runs the store holds already are skipped.
+ * The output folder also gets the resolved experiment.ini and plugins.tsv,
+ * the plugin files the runs used. */
 #include <getopt.h>
 #include <math.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +19,7 @@
 #include "report/report.h"
 #include "store/store.h"
 #include "util/fsutil.h"
+#include "util/rng.h"
 #include "cli.h"
 
 static const char *const run_help =
@@ -26,15 +30,18 @@ static const char *const run_help =
     "point of its sweeps).  Each finished run is committed to the results store\n"
     "OUTPUT/results.sqlite; running again resumes, skipping the runs the store\n"
     "holds.  Progress goes to stderr, the summary table to stdout, and to the\n"
-    "output folder: experiment.ini (every parameter as used), summary.csv and\n"
-    "summary.json.  See also: boostlab results, boostlab report.\n"
+    "output folder: experiment.ini (every parameter as used, with the plugin\n"
+    "folders of BOOSTLAB_PLUGIN_PATH in its plugin_path), plugins.tsv (the plugin\n"
+    "files used and a hash of each), summary.csv and summary.json.  See also:\n"
+    "boostlab results, boostlab report.\n"
     "\n"
     "Options:\n"
     "  -o, --output DIR    output folder (default: the experiment's 'output',\n"
     "                      else results/NAME)\n"
     "  -j, --jobs N        runs at once, each in its own process (default 1)\n"
-    "  -t, --threads N     threads per run (default: the experiment's, else the\n"
-    "                      cores divided among the jobs or the MPI ranks of a node)\n"
+    "  -t, --threads N     threads per run (default: the experiment's 'threads',\n"
+    "                      else OMP_NUM_THREADS, else the cores divided among the\n"
+    "                      jobs or the MPI ranks of a node)\n"
     "  -d, --data GLOBS    only the data sets these comma-separated globs name\n"
     "                      (e.g. 'pendigits,opt*'); the rest can run later\n"
     "  -a, --algorithm GLOBS  only these algorithms (e.g. 'aoso*')\n"
@@ -123,6 +130,136 @@ static int write_resolved(const bl_experiment *ex, const char *dir, bl_error *er
         return -1;
     bl_experiment_write(ex, a.f);
     return bl_atomic_commit(&a, err);
+}
+
+/* The folders of BOOSTLAB_PLUGIN_PATH join the experiment's plugin_path in
+ * the resolved INI, so that a rerun from it finds the same plugins. */
+static void add_env_plugin_path(bl_experiment *ex)
+{
+    const char *env = getenv("BOOSTLAB_PLUGIN_PATH");
+    if (!env || !*env)
+        return;
+    char *copy = bl_strdup(env), *save = NULL;
+    for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+        size_t n = strlen(tok);
+        const char *have = ex->plugin_path;
+        int dup = 0;
+        for (const char *p = have; p && *p && !dup; p = strchr(p, ':') ? strchr(p, ':') + 1 : "")
+            dup = !strncmp(p, tok, n) && (p[n] == ':' || !p[n]);
+        if (dup)
+            continue;
+        char *t = bl_strfmt("%s%s%s", have ? have : "", have ? ":" : "", tok);
+        free(ex->plugin_path);
+        ex->plugin_path = t;
+    }
+    free(copy);
+}
+
+/* Adds p to the n plugins of used, unless it is there. */
+static void use_plugin(const struct bl_plugin **used, size_t *n, const struct bl_plugin *p)
+{
+    if (!p)
+        return;
+    for (size_t j = 0; j < *n; j++)
+        if (used[j] == p)
+            return;
+    used[(*n)++] = p;
+}
+
+static void algo_plugins(const bl_algo_spec *a, const struct bl_plugin **used, size_t *n)
+{
+    use_plugin(used, n, a->loss.plugin);
+    use_plugin(used, n, a->weak.plugin);
+    use_plugin(used, n, a->solver.plugin);
+    use_plugin(used, n, a->coding.plugin);
+    use_plugin(used, n, a->projection.plugin);
+    use_plugin(used, n, a->task.plugin);
+    use_plugin(used, n, a->svm_exhaustive);
+    use_plugin(used, n, a->svm_dense);
+    for (size_t j = 0; j < a->ncv; j++)
+        algo_plugins(&a->cv[j], used, n);
+}
+
+/* FNV-1a (bl_hash64) of a file's bytes, as 16 hex digits; "-" when it
+ * cannot be read. */
+static void file_hash(const char *path, char out[17])
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    char chunk[65536];
+    size_t got;
+    int ok = f && m;
+    while (ok && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        fwrite(chunk, 1, got, m);
+    ok = ok && !ferror(f);
+    if (m)
+        fclose(m);
+    if (f)
+        fclose(f);
+    if (ok)
+        snprintf(out, 17, "%016llx", (unsigned long long)bl_hash64(buf, len));
+    else
+        snprintf(out, 17, "-");
+    free(buf);
+}
+
+/* OUTPUT/plugins.tsv: plugin, role, hash64, file and the time the row was
+ * first written, one row per plugin file the experiment's algorithms use.
+ * Rows of earlier invocations are kept and a row is added only for a new
+ * (plugin, hash, file), so runs resumed with a rebuilt plugin show it. */
+static int write_plugins(const bl_experiment *ex, const bl_registry *reg, const char *dir,
+                         bl_error *err)
+{
+    static const char head[] = "plugin\trole\thash64\tfile\tsince\n";
+    char *path = bl_path_join(dir, "plugins.tsv");
+    char *old = NULL;
+    size_t oldlen = 0;
+    FILE *f = fopen(path, "r");
+    if (f) {
+        FILE *m = open_memstream(&old, &oldlen);
+        char *line = NULL;
+        size_t cap = 0;
+        while (getline(&line, &cap, f) > 0)
+            if (strcmp(line, head) != 0)
+                fputs(line, m);
+        free(line);
+        fclose(m);
+        fclose(f);
+    }
+    const struct bl_plugin **used = bl_xcalloc(reg->n + 1, sizeof *used);
+    size_t n = 0;
+    for (size_t a = 0; a < ex->nalgo; a++)
+        algo_plugins(&ex->algo[a], used, &n);
+    char since[32];
+    time_t now = time(NULL);
+    strftime(since, sizeof since, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    bl_atomic at;
+    int rc = bl_atomic_open(&at, path, err);
+    if (rc == 0) {
+        fputs(head, at.f);
+        if (old)
+            fputs(old, at.f);
+        for (size_t j = 0; j < n; j++) {
+            const char *file = bl_registry_file_of(reg, used[j]);
+            char hash[17], *key;
+            file_hash(file, hash);
+            key = bl_strfmt("%s\t%s\t%s\t%s\t", used[j]->name, bl_role_name(used[j]->role),
+                            hash, file);
+            char *nl_key = bl_strfmt("\n%s", key);
+            int seen = old && (!strncmp(old, key, strlen(key)) || strstr(old, nl_key));
+            free(nl_key);
+            if (!seen)
+                fprintf(at.f, "%s%s\n", key, since);
+            free(key);
+        }
+        rc = bl_atomic_commit(&at, err);
+    }
+    free(used);
+    free(old);
+    free(path);
+    return rc;
 }
 
 /* ---- coordinator hooks ---------------------------------------------------- */
@@ -329,15 +466,24 @@ int cmd_run(int argc, char **argv)
         mpi = 1;
         quiet |= rank != 0;
     }
+    /* the experiment's plugin_path is searched first, so read before the rest */
     bl_registry reg;
-    if (cli_registry(&reg)) {
+    char *first = NULL;
+    memset(&reg, 0, sizeof reg);
+    int rc = bl_experiment_plugin_path(argv[optind], &first, &err);
+    if (rc == 0)
+        rc = bl_registry_load_search(&reg, first, &err);
+    free(first);
+    if (rc < 0) {
+        bl_registry_free(&reg);
+        cli_fail(err.msg);
         if (mpi)
             bl_mpi_finalize();
         return BL_EXIT_FAIL;
     }
     run_ctx c;
     memset(&c, 0, sizeof c);
-    int rc = bl_experiment_load(argv[optind], &reg, &c.ex, &err);
+    rc = bl_experiment_load(argv[optind], &reg, &c.ex, &err);
     if (rc == 0 && check) {
         if (!quick)
             rc = check_data(&c.ex, &err);
@@ -353,6 +499,8 @@ int cmd_run(int argc, char **argv)
     }
     if (!threads)
         threads = c.ex.threads;
+    if (!threads)
+        threads = cli_env_threads();
     if (rc < 0 && mpi) {
         /* every rank read the same file; one that cannot stops them all */
         fprintf(stderr, "boostlab: rank %d: %s\n", rank, err.msg);
@@ -389,8 +537,12 @@ int cmd_run(int argc, char **argv)
     if (rc == 0 && bl_clean_stale_tmp(outdir) && !quiet)
         fprintf(stderr, "boostlab: removed temporary files left in %s by an interrupted run\n",
                 outdir);
-    if (rc == 0)
+    if (rc == 0) {
+        add_env_plugin_path(&c.ex);
         rc = write_resolved(&c.ex, outdir, &err);
+    }
+    if (rc == 0)
+        rc = write_plugins(&c.ex, &reg, outdir, &err);
     if (rc == 0)
         rc = bl_store_open(store_path, &c.store, &err);
     if (rc == 0)

@@ -58,7 +58,8 @@ static const char *const segment_help =
     "  -x, --regularizer X SLIC regularizer (default 10)\n"
     "  -c, --svm-c C       C of the linear SVM baseline (default 1)\n"
     "  -s, --seed S        seed of the unary classifiers (default 1)\n"
-    "  -j, --threads N     threads (default: all cores)\n"
+    "  -t, --threads N     threads (default: OMP_NUM_THREADS, else all cores;\n"
+    "                      -j N, its old spelling, is deprecated)\n"
     "  -q, --quiet         no progress\n"
     "\n"
     "figure writes a PNG strip: image ID, its true mask, and for each NAME=LABELDIR\n"
@@ -192,7 +193,7 @@ static int seg_prepare(int argc, char **argv)
         {"iterations", required_argument, 0, 'i'}, {"base-iterations", required_argument, 0, 'B'},
         {"region", required_argument, 0, 'r'},     {"regularizer", required_argument, 0, 'x'},
         {"svm-c", required_argument, 0, 'c'},      {"seed", required_argument, 0, 's'},
-        {"threads", required_argument, 0, 'j'},    {"quiet", no_argument, 0, 'q'},
+        {"threads", required_argument, 0, 't'},    {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},             {0, 0, 0, 0}};
     bl_segprep_opts po;
     bl_segprep_defaults(&po);
@@ -200,7 +201,7 @@ static int seg_prepare(int argc, char **argv)
     char *end;
     optind = 1;
     opterr = 0;
-    while ((o = getopt_long(argc, argv, ":i:B:r:x:c:s:j:qh", opts, NULL)) != -1) {
+    while ((o = getopt_long(argc, argv, ":i:B:r:x:c:s:t:j:qh", opts, NULL)) != -1) {
         switch (o) {
         case 'i': po.iterations = (int)num_arg(optarg, 1, 100000, &bad); break;
         case 'B': po.base_iterations = (int)num_arg(optarg, 1, 100000, &bad); break;
@@ -214,7 +215,11 @@ static int seg_prepare(int argc, char **argv)
             bad |= end == optarg || *end || !(po.svm_C > 0 && po.svm_C < 1e12);
             break;
         case 's': bad |= parse_seed(optarg, &po.seed) < 0; break;
-        case 'j': threads = (int)num_arg(optarg, 1, 1024, &bad); break;
+        case 'j':
+            fputs("boostlab segment prepare: warning: -j is deprecated here; use -t/--threads "
+                  "N (-j means parallel jobs in 'boostlab run')\n", stderr);
+            /* fall through */
+        case 't': threads = (int)num_arg(optarg, 1, 1024, &bad); break;
         case 'q': po.quiet = 1; break;
         case 'h': fputs(segment_help, stdout); return BL_EXIT_OK;
         case ':': return cli_usage("segment prepare", "an option is missing its value");
@@ -230,7 +235,7 @@ static int seg_prepare(int argc, char **argv)
     bl_registry reg;
     if (cli_registry(&reg))
         return BL_EXIT_FAIL;
-    bl_set_threads(threads);
+    bl_set_threads(threads ? threads : cli_env_threads());
     bl_error err;
     int rc = bl_segprep_run(argv[optind], argv[optind + 1], &po, &reg, &err);
     bl_registry_free(&reg);

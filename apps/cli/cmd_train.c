@@ -30,7 +30,9 @@ static const char *const train_help =
     "  -i, --iterations N    boosting iterations (default 100)\n"
     "  -b, --max-bins N      bins per feature of the quantized view (default 256)\n"
     "  -m, --model OUT       where to write the model\n"
-    "  -j, --threads N       threads (default: all cores)\n"
+    "  -t, --threads N       threads (default: OMP_NUM_THREADS, else all cores;\n"
+    "                        -j N, its old spelling, still works but is\n"
+    "                        deprecated: -j means parallel jobs in 'boostlab run')\n"
     "  -q, --quiet           no progress\n"
     "  -h, --help            this text\n"
     "\n"
@@ -58,7 +60,7 @@ int cmd_train(int argc, char **argv)
         {"recipe", required_argument, 0, 'r'},
         {"set", required_argument, 0, 's'},    {"iterations", required_argument, 0, 'i'},
         {"max-bins", required_argument, 0, 'b'}, {"model", required_argument, 0, 'm'},
-        {"threads", required_argument, 0, 'j'}, {"quiet", no_argument, 0, 'q'},
+        {"threads", required_argument, 0, 't'}, {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
     const char *data = NULL, *format = NULL, *label = NULL, *labels = NULL, *recipe = NULL,
                *model = NULL;
@@ -67,7 +69,7 @@ int cmd_train(int argc, char **argv)
     int iters = 100, bins = 256, threads = 0, quiet = 0, o, bad = 0;
     optind = 1;
     opterr = 0;
-    while ((o = getopt_long(argc, argv, ":d:f:l:L:r:s:i:b:m:j:qh", opts, NULL)) != -1) {
+    while ((o = getopt_long(argc, argv, ":d:f:l:L:r:s:i:b:m:t:j:qh", opts, NULL)) != -1) {
         switch (o) {
         case 'd': data = optarg; break;
         case 'f': format = optarg; break;
@@ -78,7 +80,11 @@ int cmd_train(int argc, char **argv)
         case 'i': iters = (int)int_arg(optarg, 1, 100000000, &bad); break;
         case 'b': bins = (int)int_arg(optarg, 2, 256, &bad); break;
         case 'm': model = optarg; break;
-        case 'j': threads = (int)int_arg(optarg, 1, 1024, &bad); break;
+        case 'j':
+            fputs("boostlab train: warning: -j is deprecated here; use -t/--threads N "
+                  "(-j means parallel jobs in 'boostlab run')\n", stderr);
+            /* fall through */
+        case 't': threads = (int)int_arg(optarg, 1, 1024, &bad); break;
         case 'q': quiet = 1; break;
         case 'h': free(sets); fputs(train_help, stdout); return BL_EXIT_OK;
         case ':': free(sets); return cli_usage("train", "an option is missing its value");
@@ -105,7 +111,7 @@ int cmd_train(int argc, char **argv)
         free(sets);
         return BL_EXIT_FAIL;
     }
-    bl_set_threads(threads);
+    bl_set_threads(threads ? threads : cli_env_threads());
     bl_error err;
     bl_algo_spec algo;
     bl_dataset all, none;
@@ -159,9 +165,10 @@ int cmd_train(int argc, char **argv)
     if (rc == 0)
         rc = bl_model_save(&mo, model, &err);
     if (rc == 0 && !quiet)
-        fprintf(stderr, "boostlab: trained %s on %s (%zu examples, %zu features, %zu classes): "
-                "%zu terms, training error %.2f%%; model in %s\n", recipe, data, all.m, all.d,
-                all.k, mo.t, cv.n ? 100 * cv.train_err[cv.n - 1] : 0.0, model);
+        fprintf(stderr, "boostlab: trained %s on %s (%zu examples, %zu features, %zu classes; "
+                "%d thread%s): %zu terms, training error %.2f%%; model in %s\n", recipe, data,
+                all.m, all.d, all.k, bl_host_api.threads, bl_host_api.threads > 1 ? "s" : "",
+                mo.t, cv.n ? 100 * cv.train_err[cv.n - 1] : 0.0, model);
     if (rc < 0)
         cli_fail(err.msg);
     bl_curve_free(&cv);

@@ -19,6 +19,23 @@ int cli_usage(const char *cmd, const char *msg)
     return BL_EXIT_USAGE;
 }
 
+int cli_env_threads(void)
+{
+    const char *s = getenv("OMP_NUM_THREADS");
+    if (!s || !*s)
+        return 0;
+    /* OpenMP reads "N" or a list "N,M,..." (one per nesting level) */
+    char *end;
+    errno = 0;
+    long n = strtol(s, &end, 10);
+    if (end == s || (*end && *end != ',') || errno || n < 1 || n > 1024) {
+        fprintf(stderr, "boostlab: warning: OMP_NUM_THREADS='%s' is not a thread count from 1 "
+                "to 1024; ignored\n", s);
+        return 0;
+    }
+    return (int)n;
+}
+
 int cli_registry(bl_registry *reg)
 {
     bl_error err;

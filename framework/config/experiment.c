@@ -221,8 +221,8 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
             a->solver_none = 0;
         const struct bl_plugin *p = bl_registry_find(reg, value, role);
         if (!p)
-            return bl_errf(err, "no %s plugin named '%s' (available: %s)", key, value,
-                           bl_registry_names(reg, role));
+            return bl_errf(err, "no %s plugin named '%s' (available: %s; %s)", key, value,
+                           bl_registry_names(reg, role), bl_registry_hint(reg));
         if (ps->plugin == p)
             return 0; /* keep parameters already set by a recipe */
         bl_paramset_free(ps);
@@ -923,7 +923,43 @@ static int load_data(bl_data_spec *d, const bl_ini *ini, const bl_ini_section *s
 /* ---- the experiment section ------------------------------------------ */
 
 static const char *const exp_keys =
-    "name, doc, seed, repeats, iterations, output, max_bins, threads, paper, paper_table";
+    "name, doc, seed, repeats, iterations, output, max_bins, threads, paper, paper_table, "
+    "plugin_path";
+
+/* plugin_path: colon-separated folders or .so files, relative to the INI's
+ * folder, made absolute (the loader takes only absolute paths, and the
+ * resolved INI in the output folder must find them from anywhere). */
+static int resolve_plugin_path(const char *ini_path, const char *value, char **out,
+                               bl_error *err)
+{
+    char *dir = bl_path_dir(ini_path), *copy = bl_strdup(value), *save = NULL, *res = NULL;
+    int rc = 0;
+    for (char *tok = strtok_r(copy, ":", &save); tok && rc == 0;
+         tok = strtok_r(NULL, ":", &save)) {
+        char *p = tok[0] == '/' ? bl_strdup(tok) : bl_path_join(dir, tok);
+        char *abs = realpath(p, NULL);
+        if (!abs)
+            rc = bl_errf(err, "'%s' is neither a folder nor a file (looked for %s)", tok, p);
+        else if (strchr(abs, ':'))
+            rc = bl_errf(err, "'%s' has a ':' in its path, which separates the entries", abs);
+        else {
+            char *t = bl_strfmt("%s%s%s", res ? res : "", res ? ":" : "", abs);
+            free(res);
+            res = t;
+        }
+        free(abs);
+        free(p);
+    }
+    if (rc == 0 && !res)
+        rc = bl_errf(err, "expected folders or .so files, separated by ':'");
+    free(copy);
+    free(dir);
+    if (rc < 0)
+        free(res);
+    else
+        *out = res;
+    return rc;
+}
 
 static int load_exp_section(bl_experiment *ex, const bl_ini *ini, const bl_ini_section *s,
                             bl_error *err)
@@ -958,6 +994,12 @@ static int load_exp_section(bl_experiment *ex, const bl_ini *ini, const bl_ini_s
             } else {
                 free(ex->paper);
                 ex->paper = pp;
+            }
+        } else if (!strcmp(k, "plugin_path")) {
+            char *pp = NULL;
+            if ((rc = resolve_plugin_path(ini->path, e->value, &pp, &e2)) == 0) {
+                free(ex->plugin_path);
+                ex->plugin_path = pp;
             }
         } else if (!strcmp(k, "paper_table")) {
             free(ex->paper_table);
@@ -1119,6 +1161,31 @@ fail_noini:
     return -1;
 }
 
+int bl_experiment_plugin_path(const char *path, char **out, bl_error *err)
+{
+    *out = NULL;
+    bl_ini ini;
+    if (bl_ini_read(path, &ini, err) < 0)
+        return -1;
+    int rc = 0;
+    for (size_t j = 0; j < ini.nsec && rc == 0; j++) {
+        const bl_ini_section *s = &ini.sec[j];
+        if (strcmp(s->name, "experiment") != 0)
+            continue;
+        for (size_t i = 0; i < s->n && rc == 0; i++)
+            if (!strcmp(s->e[i].key, "plugin_path")) {
+                bl_error e2;
+                free(*out);
+                *out = NULL;
+                if (resolve_plugin_path(path, s->e[i].value, out, &e2) < 0)
+                    rc = bl_errf(err, "%s:%d: [experiment] plugin_path: %s", path,
+                                 s->e[i].line, e2.msg);
+            }
+    }
+    bl_ini_free(&ini);
+    return rc;
+}
+
 bl_boost_cfg bl_algo_boost_cfg(const bl_algo_spec *a, int iterations, uint64_t seed)
 {
     bl_boost_cfg c = {.param = a->boost,
@@ -1214,6 +1281,7 @@ void bl_experiment_free(bl_experiment *ex)
     free(ex->output);
     free(ex->paper);
     free(ex->paper_table);
+    free(ex->plugin_path);
     memset(ex, 0, sizeof *ex);
 }
 
@@ -1324,6 +1392,8 @@ void bl_experiment_write(const bl_experiment *ex, FILE *f)
         fprintf(f, "paper = %s\n", ex->paper);
     if (ex->paper_table)
         fprintf(f, "paper_table = %s\n", ex->paper_table);
+    if (ex->plugin_path)
+        fprintf(f, "plugin_path = %s\n", ex->plugin_path);
     fputc('\n', f);
     for (size_t j = 0; j < ex->ndata; j++) {
         fprintf(f, "[data %s]\n", ex->data[j].name);

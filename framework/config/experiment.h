@@ -7,7 +7,8 @@
  * FILE:LINE with the accepted choices, before anything runs.
  *
  *   [experiment]            name, doc, seed, repeats, iterations, output,
- *                           max_bins, threads, paper, paper_table
+ *                           max_bins, threads, paper, paper_table,
+ *                           plugin_path
  *   [data NAME]             file, format, label, classes, labels,
  *                           test_file, test_labels, split, test_ratio,
  *                           first, per_class, folds, drop, keep_classes,
@@ -119,6 +120,8 @@ typedef struct bl_algo_spec {
 typedef struct bl_experiment {
     char *path, *name, *doc, *output;
     char *paper;                /* CSV of the paper's numbers, or NULL  */
+    char *plugin_path;          /* plugin folders or .so files searched
+                                   first, colon-separated, absolute; NULL */
     char *paper_table;          /* rows of its `table` column to use, or
                                    NULL for all                          */
     uint64_t seed;
@@ -134,6 +137,11 @@ int bl_format_of(const char *path);
 
 int bl_experiment_load(const char *path, const bl_registry *reg, bl_experiment *ex,
                        bl_error *err);
+/* The [experiment] plugin_path of the file at path, each entry resolved
+ * against the file's folder (so the registry can be loaded before the
+ * experiment): *out is NULL when there is none.  Fails, naming FILE:LINE,
+ * on an entry that does not exist. */
+int bl_experiment_plugin_path(const char *path, char **out, bl_error *err);
 void bl_experiment_free(bl_experiment *ex);
 
 /* Find and resolve a recipe by name into an algorithm (used by

@@ -514,8 +514,8 @@ static int load_projection(cursor *c, const bl_registry *reg, bl_model *mo, bl_e
     const struct bl_plugin *p = bl_registry_find(reg, s + 11, BL_ROLE_PROJECTION);
     if (!p)
         return bl_errf(err, "%s:%d: the model needs projection plugin '%s', which is not loaded "
-                       "(available: %s)", c->path, c->line, s + 11,
-                       bl_registry_names(reg, BL_ROLE_PROJECTION));
+                       "(available: %s; %s)", c->path, c->line, s + 11,
+                       bl_registry_names(reg, BL_ROLE_PROJECTION), bl_registry_hint(reg));
     errno = 0;
     uint64_t seed = strtoull(sp + 1, &end, 10);
     if (end == sp + 1 || *end || errno)
@@ -612,7 +612,8 @@ int bl_model_load(const char *path, const bl_registry *reg, bl_model *mo, bl_err
     const struct bl_plugin *wp = bl_registry_find(reg, rest, BL_ROLE_WEAK);
     if (!wp) {
         bl_errf(err, "%s:%d: the model needs weak-learner plugin '%s', which is not loaded "
-                "(available: %s)", path, c.line, rest, bl_registry_names(reg, BL_ROLE_WEAK));
+                "(available: %s; %s)", path, c.line, rest, bl_registry_names(reg, BL_ROLE_WEAK),
+                bl_registry_hint(reg));
         goto out;
     }
     if (expect_count(&c, "classes", 1u << 20, sizeof "class", &k, err) < 0)

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../util/fsutil.h"
 #include "params.h"
@@ -260,9 +261,24 @@ static void add_plugin(bl_registry *r, const struct bl_plugin *p, const char *fi
 }
 
 /* A plugin is code run with the user's rights, so it is only loaded from
- * an absolute path that no other user can have replaced: neither the file
- * nor its directory may be writable by everyone (unless the directory is
- * sticky, like /tmp, where others cannot replace our files). */
+ * an absolute path that no other user can have written: a file of the
+ * user's or root's, in a folder no one else can write to, except a sticky
+ * folder of root's (like /tmp), where others cannot replace our files. */
+const char *bl_plugin_distrust(uid_t uid, uid_t owner, mode_t mode, int is_dir)
+{
+    if (is_dir) {
+        if ((mode & S_IWOTH) && !(owner == 0 && (mode & S_ISVTX)))
+            return owner == 0 ? "it is writable by every user and not sticky"
+                              : "it is writable by every user and not root's";
+        return NULL;
+    }
+    if (owner != uid && owner != 0)
+        return "it belongs to another user";
+    if (mode & S_IWOTH)
+        return "it is writable by every user";
+    return NULL;
+}
+
 static int check_safe(const char *path, bl_error *err)
 {
     if (path[0] != '/')
@@ -271,17 +287,27 @@ static int check_safe(const char *path, bl_error *err)
     struct stat st;
     if (stat(path, &st) != 0)
         return bl_errf(err, "%s: cannot read plugin: %s", path, strerror(errno));
-    if (st.st_mode & S_IWOTH)
+    uid_t me = geteuid();
+    const char *why = bl_plugin_distrust(me, st.st_uid, st.st_mode, 0);
+    if (why && (st.st_mode & S_IWOTH))
         return bl_errf(err, "%s: refusing a world-writable plugin file (chmod o-w it)", path);
+    if (why)
+        return bl_errf(err, "%s: refusing a plugin file of uid %lu: %s (only your own files "
+                       "and root's are loaded)", path, (unsigned long)st.st_uid, why);
     char *dir = bl_path_dir(path);
     int rc = 0;
-    if (stat(dir, &st) == 0 && (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
-        rc = bl_errf(err, "%s: refusing a plugin in the world-writable directory %s", path, dir);
+    if (stat(dir, &st) == 0 && (why = bl_plugin_distrust(me, st.st_uid, st.st_mode, 1)))
+        rc = bl_errf(err, "%s: refusing a plugin in the world-writable directory %s: %s "
+                     "(chmod o-w it, or move the plugin)", path, dir, why);
     free(dir);
     return rc;
 }
 
-int bl_registry_load_file(bl_registry *r, const char *path, bl_error *err)
+/* lenient: a file that is no boostlab plugin at all (dlopen fails, or it
+ * has no entry point) is skipped with a warning, returning 1: a folder may
+ * hold other shared objects.  A boostlab plugin that is broken is still an
+ * error. */
+static int load_file(bl_registry *r, const char *path, int lenient, bl_error *err)
 {
     if (check_safe(path, err) < 0)
         return -1;
@@ -289,12 +315,22 @@ int bl_registry_load_file(bl_registry *r, const char *path, bl_error *err)
         if (strcmp(r->file[j], path) == 0)
             return 0; /* same file reached twice through the path */
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h && lenient) {
+        fprintf(stderr, "boostlab: warning: %s: skipped, not a loadable plugin: %s\n", path,
+                dlerror());
+        return 1;
+    }
     if (!h)
         return bl_errf(err, "%s: cannot load plugin: %s", path, dlerror());
     bl_plugin_entry_fn entry;
     *(void **)&entry = dlsym(h, "boostlab_plugin_entry");
     if (!entry) {
         dlclose(h);
+        if (lenient) {
+            fprintf(stderr, "boostlab: warning: %s: skipped, not a boostlab plugin (no entry "
+                    "point 'boostlab_plugin_entry')\n", path);
+            return 1;
+        }
         return bl_errf(err, "%s: not a boostlab plugin: no entry point 'boostlab_plugin_entry'",
                        path);
     }
@@ -325,6 +361,11 @@ fail:
     }
     dlclose(h);
     return -1;
+}
+
+int bl_registry_load_file(bl_registry *r, const char *path, bl_error *err)
+{
+    return load_file(r, path, 0, err) < 0 ? -1 : 0;
 }
 
 static int has_suffix(const char *s, const char *suf)
@@ -364,7 +405,7 @@ int bl_registry_load_dir(bl_registry *r, const char *dir, int recursive, bl_erro
                 if (recursive)
                     rc = bl_registry_load_dir(r, names[j], recursive, err);
             } else if (has_suffix(names[j], ".so")) {
-                rc = bl_registry_load_file(r, names[j], err);
+                rc = load_file(r, names[j], 1, err) < 0 ? -1 : 0;
             }
         }
         free(names[j]);
@@ -373,38 +414,91 @@ int bl_registry_load_dir(bl_registry *r, const char *dir, int recursive, bl_erro
     return rc;
 }
 
-int bl_registry_load_std(bl_registry *r, bl_error *err)
+static void searched(bl_registry *r, const char *what)
 {
+    r->searched = bl_xrealloc(r->searched, (r->nsearched + 1) * sizeof *r->searched);
+    r->searched[r->nsearched++] = bl_strdup(what);
+}
+
+/* Every entry of a colon-separated list of absolute folders or .so files;
+ * src names the list in messages. */
+static int load_list(bl_registry *r, const char *list, const char *src, bl_error *err)
+{
+    char *copy = bl_strdup(list), *save = NULL;
+    int rc = 0;
+    for (char *tok = strtok_r(copy, ":", &save); tok && rc == 0;
+         tok = strtok_r(NULL, ":", &save)) {
+        if (tok[0] != '/') {
+            rc = bl_errf(err, "%s: '%s' is a relative path; plugins are only loaded from "
+                         "absolute paths", src, tok);
+            break;
+        }
+        searched(r, tok);
+        if (bl_dir_exists(tok))
+            rc = bl_registry_load_dir(r, tok, 0, err);
+        else if (bl_file_exists(tok))
+            rc = bl_registry_load_file(r, tok, err);
+        else
+            rc = bl_errf(err, "%s: '%s' is neither a directory nor a file", src, tok);
+    }
+    free(copy);
+    return rc;
+}
+
+int bl_registry_load_search(bl_registry *r, const char *first, bl_error *err)
+{
+    int rc = 0;
+    if (first && *first)
+        rc = load_list(r, first, "plugin_path", err);
     char *exe = bl_exe_dir();
     int in_tree = exe && strcmp(exe, BL_BUILD_DIR) == 0;
     free(exe);
-    int rc = 0;
-    if (in_tree) {
+    if (rc == 0 && in_tree) {
         char *dir = bl_path_join(BL_BUILD_DIR, "plugins");
+        searched(r, dir);
         rc = bl_registry_load_dir(r, dir, 1, err);
         free(dir);
-    } else if (bl_dir_exists(BL_PLUGIN_DIR)) {
-        rc = bl_registry_load_dir(r, BL_PLUGIN_DIR, 0, err);
+    } else if (rc == 0) {
+        searched(r, BL_PLUGIN_DIR);
+        if (bl_dir_exists(BL_PLUGIN_DIR))
+            rc = bl_registry_load_dir(r, BL_PLUGIN_DIR, 0, err);
     }
     const char *env = getenv("BOOSTLAB_PLUGIN_PATH");
-    if (rc == 0 && env && *env) {
-        char *copy = bl_strdup(env), *save = NULL;
-        for (char *tok = strtok_r(copy, ":", &save); tok && rc == 0;
-             tok = strtok_r(NULL, ":", &save)) {
-            if (tok[0] != '/')
-                rc = bl_errf(err, "BOOSTLAB_PLUGIN_PATH: '%s' is a relative path; plugins are "
-                             "only loaded from absolute paths", tok);
-            else if (bl_dir_exists(tok))
-                rc = bl_registry_load_dir(r, tok, 0, err);
-            else if (bl_file_exists(tok))
-                rc = bl_registry_load_file(r, tok, err);
-            else
-                rc = bl_errf(err, "BOOSTLAB_PLUGIN_PATH: '%s' is neither a directory nor a file",
-                             tok);
-        }
-        free(copy);
-    }
+    if (rc == 0 && env && *env)
+        rc = load_list(r, env, "BOOSTLAB_PLUGIN_PATH", err);
+    if (rc == 0 && r->n == 0)
+        rc = bl_errf(err, "no plugins found; searched: %s ('make install' puts boostlab's "
+                     "plugins in %s; BOOSTLAB_PLUGIN_PATH=DIR[:DIR] adds folders)",
+                     bl_registry_searched(r), BL_PLUGIN_DIR);
     return rc;
+}
+
+int bl_registry_load_std(bl_registry *r, bl_error *err)
+{
+    return bl_registry_load_search(r, NULL, err);
+}
+
+const char *bl_registry_searched(const bl_registry *r)
+{
+    static char buf[2048];
+    size_t o = 0;
+    buf[0] = 0;
+    for (size_t j = 0; j < r->nsearched && o < sizeof buf; j++)
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s%s", o ? ", " : "", r->searched[j],
+                              bl_dir_exists(r->searched[j]) || bl_file_exists(r->searched[j])
+                                  ? "" : " (missing)");
+    if (!o)
+        snprintf(buf, sizeof buf, "(nothing)");
+    return buf;
+}
+
+const char *bl_registry_hint(const bl_registry *r)
+{
+    static char buf[2300];
+    snprintf(buf, sizeof buf, "searched: %s; a plugin built elsewhere is found through "
+             "BOOSTLAB_PLUGIN_PATH=/ABS/DIR or the experiment's plugin_path = DIR",
+             bl_registry_searched(r));
+    return buf;
 }
 
 const struct bl_plugin *bl_registry_find(const bl_registry *r, const char *name, int role)
@@ -448,5 +542,8 @@ void bl_registry_free(bl_registry *r)
     for (size_t j = 0; j < r->nhandles; j++)
         dlclose(r->handle[j]);
     free(r->handle);
+    for (size_t j = 0; j < r->nsearched; j++)
+        free(r->searched[j]);
+    free(r->searched);
     memset(r, 0, sizeof *r);
 }

@@ -84,7 +84,7 @@ check_fails crf_none '^FAIL task/open: open refused every data set tried .*param
 check_fails crf_rows '^FAIL task/open: .*not an image id' -p dir="$TMP" crf
 if [[ -f /usr/lib/python3/dist-packages/skimage/data/horse.png ]]; then
   "$BL" segment make horse "$TMP/seg" --seed 3 --images 12 --width 96 --height 72 >/dev/null &&
-    "$BL" segment prepare "$TMP/seg" "$TMP/segp" -i 10 -B 10 -q -j 1 >/dev/null ||
+    "$BL" segment prepare "$TMP/seg" "$TMP/segp" -i 10 -B 10 -q -t 1 >/dev/null ||
     fail "segment make/prepare for the crf check"
   "${BLC[@]}" -p dir="$TMP/segp" --data "$TMP/segp/train.csv" -l set crf >"$TMP/crf" 2>&1 ||
     fail "crf on a prepared set: $(grep -A12 '^FAIL' "$TMP/crf" | head -20)"

@@ -26,7 +26,7 @@ done
 cmp -s "$TMP/a/img/0000.png" "$TMP/c/img/0000.png" && fail "seeds 3 and 4 give the same image"
 grep -q "CONSTRUCTED DATA" "$TMP/a/README.txt" || fail "README.txt does not say constructed"
 
-"$BL" segment prepare "$TMP/a" "$TMP/p" -i 20 -B 20 -q -j 1 || fail "segment prepare"
+"$BL" segment prepare "$TMP/a" "$TMP/p" -i 20 -B 20 -q -t 1 || fail "segment prepare"
 for f in train.csv test.csv 0000.crf 0000.spm baselines.tsv pred-svm/0001.lab pred-adaboost/0001.lab; do
   [[ -s $TMP/p/$f ]] || fail "prepare wrote no $f"
 done

@@ -19,4 +19,33 @@ for spec in aoso-logitboost:25 mart:8 mcboost-exp:25 samme:25; do
   n=$(grep -c '^term ' "$TMP/$r.1.model")
   [[ $n -eq $it ]] || fail "$r: the model has $n terms, expected $it"
 done
+
+# How many threads, the same way in every command: -t/--threads, else the
+# experiment's threads (run), else OMP_NUM_THREADS, else the cores; -j/--jobs
+# counts processes.  train's old -j still works, with a warning.  (A build
+# without OpenMP runs 1 thread whatever is asked: nothing to check there.)
+TR=(train --data "$SRC/data/iris.csv" --recipe mcboost-exp --iterations 2 --model "$TMP/t.model")
+"$BL" "${TR[@]}" -t 2 2>"$TMP/err" || fail "train -t 2: $(cat "$TMP/err")"
+if grep -q '; 2 threads)' "$TMP/err"; then
+  OMP_NUM_THREADS=3 "$BL" "${TR[@]}" 2>"$TMP/err" || fail "train: $(cat "$TMP/err")"
+  grep -q '; 3 threads)' "$TMP/err" || fail "train ignored OMP_NUM_THREADS=3: $(cat "$TMP/err")"
+  OMP_NUM_THREADS=3 "$BL" "${TR[@]}" --threads 2 2>"$TMP/err" || fail "train -t: $(cat "$TMP/err")"
+  grep -q '; 2 threads)' "$TMP/err" || fail "--threads 2 did not win over OMP_NUM_THREADS: $(cat "$TMP/err")"
+  "$BL" "${TR[@]}" -t 2 2>"$TMP/err"
+  ! grep -q deprecated "$TMP/err" || fail "train -t warned"
+  "$BL" "${TR[@]}" -j 2 2>"$TMP/err" || fail "train -j: $(cat "$TMP/err")"
+  grep -q "warning: -j is deprecated here; use -t/--threads" "$TMP/err" || fail "train -j: no deprecation note: $(cat "$TMP/err")"
+  grep -q '; 2 threads)' "$TMP/err" || fail "train -j 2 did not set 2 threads"
+  OMP_NUM_THREADS=lots "$BL" "${TR[@]}" 2>"$TMP/err" || fail "train with a bad OMP_NUM_THREADS failed"
+  grep -q "OMP_NUM_THREADS='lots' is not a thread count" "$TMP/err" || fail "bad OMP_NUM_THREADS not named"
+  printf '[experiment]\niterations = 2\noutput = %s/r\n[data iris]\nfile = %s/data/iris.csv\n[algorithm a]\nrecipe = mcboost-exp\n' \
+    "$TMP" "$SRC" >"$TMP/t.ini"
+  OMP_NUM_THREADS=3 "$BL" run --output "$TMP/r1" "$TMP/t.ini" >/dev/null 2>"$TMP/err" || fail "run: $(cat "$TMP/err")"
+  grep -q '1 job x 3 threads' "$TMP/err" || fail "run ignored OMP_NUM_THREADS=3: $(grep runs "$TMP/err")"
+  OMP_NUM_THREADS=3 "$BL" run -t 2 --output "$TMP/r2" "$TMP/t.ini" >/dev/null 2>"$TMP/err" || fail "run -t: $(cat "$TMP/err")"
+  grep -q '1 job x 2 threads' "$TMP/err" || fail "run -t 2 did not win: $(grep runs "$TMP/err")"
+  sed -i 's/^iterations = 2/iterations = 2\nthreads = 1/' "$TMP/t.ini"
+  OMP_NUM_THREADS=3 "$BL" run --output "$TMP/r3" "$TMP/t.ini" >/dev/null 2>"$TMP/err" || fail "run threads=1: $(cat "$TMP/err")"
+  grep -q '1 job x 1 thread;' "$TMP/err" || fail "the experiment's threads did not win over OMP_NUM_THREADS: $(grep runs "$TMP/err")"
+fi
 finish

@@ -14,6 +14,13 @@
 #                                               NAME (and the comment above it)
 #   <!-- tutorial.sh: edit FILE line PREFIX --> the block replaces the one line
 #                                               of FILE that starts with PREFIX
+#   <!-- tutorial.sh: prefix-env -->            the settings for a non-default
+#                                               prefix: run in a subshell with
+#                                               its PREFIX= line set to this
+#                                               install's and PKG_CONFIG_PATH
+#                                               unset, then pkg-config must find
+#                                               boostlab and PATH and MANPATH
+#                                               must lead to the install
 # They run in document order in one bash process (so `cd` and `export`
 # carry over) in a fresh temporary folder; then the outputs are checked.  A
 # step that stops working, a code block that no longer compiles or an edit
@@ -114,6 +121,7 @@ awk -v B="$WORK/blocks" '
     split(tag, w, " ")
     if (w[1] == "run") print ". " q(f)
     else if (w[1] == "file") print "tut_file " q(w[2]) " " q(f)
+    else if (w[1] == "prefix-env") print "tut_prefix_env " q(f)
     else if (w[1] == "edit" && w[3] == "function") print "tut_edit_function " q(w[2]) " " q(w[4]) " " q(f)
     else if (w[1] == "edit" && w[3] == "line") {
       p = tag; sub(/^edit [^ ]+ line /, "", p)
@@ -139,6 +147,16 @@ tut_file() {
     sed -i -e 's/^repeats = .*/repeats = 3/' -e 's/^iterations = .*/iterations = 40/' "$1"
   fi
 }
+# prefix-env: the tutorial's settings for another prefix, applied to this
+# install's, must be all pkg-config, the shell and man need
+tut_prefix_env() (
+  grep -q '^PREFIX=' "$1" || { echo "the block sets no PREFIX=" >&2; exit 1; }
+  unset PKG_CONFIG_PATH MANPATH
+  . <(sed "s|^PREFIX=[^ ]*|PREFIX='$TUT_ROOT'|" "$1")
+  pkg-config --cflags boostlab >/dev/null || { echo "pkg-config does not find boostlab with PKG_CONFIG_PATH=$PKG_CONFIG_PATH" >&2; exit 1; }
+  [[ ${PATH%%:*} == "$TUT_ROOT/bin" ]] || { echo "PATH does not start with $TUT_ROOT/bin" >&2; exit 1; }
+  [[ ! -d $TUT_ROOT/share/man || :$MANPATH: == *":$TUT_ROOT/share/man:"* ]] || { echo "MANPATH lacks $TUT_ROOT/share/man" >&2; exit 1; }
+)
 # edit FILE function NAME: the block replaces NAME's definition, from the
 # comment right above it to the closing brace in column 0
 tut_edit_function() {
@@ -174,7 +192,7 @@ EOF
 echo "tutorial.sh: boostlab $REAL_BL, SDK flags '$CFLAGS_SDK', in $WORK"
 (
   cd "$WORK/home" || exit 1
-  export TUT_SHARE=$SHARE
+  export TUT_SHARE=$SHARE TUT_ROOT=$ROOT
   cat "$WORK/prelude.sh" "$WORK/steps.sh" >"$WORK/all.sh"
   bash "$WORK/all.sh"
 ) >"$WORK/log" 2>&1

@@ -3,6 +3,7 @@
  * a message that names the file. */
 #include <math.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <boostlab/loss.h>
 #include <boostlab/weak.h>
@@ -124,4 +125,56 @@ Test(params, parse_and_describe)
     char buf[64];
     bl_param_describe(&r, buf, sizeof buf);
     cr_assert_str_eq(buf, "real in [0, inf)");
+}
+
+/* Who may have written a plugin (bl_plugin_distrust): the user's or root's
+ * files, never world-writable ones; folders others can write to only when
+ * root's and sticky, like /tmp. */
+Test(loader, trusts_only_files_and_folders_no_other_user_can_write)
+{
+    uid_t me = 1000, other = 1001;
+    cr_assert_null(bl_plugin_distrust(me, me, S_IFREG | 0755, 0));
+    cr_assert_null(bl_plugin_distrust(me, 0, S_IFREG | 0644, 0));
+    cr_assert_null(bl_plugin_distrust(0, 0, S_IFREG | 0755, 0));
+    cr_assert_str_eq(bl_plugin_distrust(me, other, S_IFREG | 0755, 0),
+                     "it belongs to another user");
+    cr_assert_str_eq(bl_plugin_distrust(0, other, S_IFREG | 0755, 0),
+                     "it belongs to another user");
+    cr_assert_str_eq(bl_plugin_distrust(me, me, S_IFREG | 0757, 0),
+                     "it is writable by every user");
+    cr_assert_null(bl_plugin_distrust(me, me, S_IFDIR | 0755, 1));
+    cr_assert_null(bl_plugin_distrust(me, other, S_IFDIR | 0755, 1));
+    cr_assert_null(bl_plugin_distrust(me, 0, S_IFDIR | 01777, 1), "/tmp-like folders are fine");
+    cr_assert_str_eq(bl_plugin_distrust(me, 0, S_IFDIR | 0777, 1),
+                     "it is writable by every user and not sticky");
+    cr_assert_str_eq(bl_plugin_distrust(me, other, S_IFDIR | 01777, 1),
+                     "it is writable by every user and not root's");
+    cr_assert_str_eq(bl_plugin_distrust(me, me, S_IFDIR | 01777, 1),
+                     "it is writable by every user and not root's");
+}
+
+/* A folder searched for plugins may hold other shared objects: skipped
+ * (with a warning), where a file named on its own is an error. */
+Test(loader, skips_non_plugins_in_a_folder)
+{
+    char dir[] = "/tmp/bl-loader-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "cp %s %s %s/ && echo junk >%s/junk.so", FIXTURE("good_loss"),
+             FIXTURE("no_entry"), dir, dir);
+    cr_assert_eq(system(cmd), 0);
+    bl_error err;
+    bl_registry r;
+    memset(&r, 0, sizeof r);
+    cr_assert_eq(bl_registry_load_dir(&r, dir, 0, &err), 0, "%s", err.msg);
+    cr_assert_not_null(bl_registry_find(&r, "fixture-sq", BL_ROLE_LOSS));
+    bl_registry_free(&r);
+    snprintf(cmd, sizeof cmd, "cp %s %s/", FIXTURE("bad_version"), dir);
+    cr_assert_eq(system(cmd), 0);
+    memset(&r, 0, sizeof r);
+    cr_assert_eq(bl_registry_load_dir(&r, dir, 0, &err), -1, "a broken plugin was skipped");
+    cr_assert(strstr(err.msg, "built for SDK 3.0"), "%s", err.msg);
+    bl_registry_free(&r);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
 }
