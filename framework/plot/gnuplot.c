@@ -592,8 +592,8 @@ int bl_plot_lines(const bl_lineplot *p, const char *base, bl_error *err)
     }
     /* The key goes below the plot, in a row: a key on the right would take
      * width from the plot itself. */
-    if (titled)
-        bl_gp_cmd(&g, "set key below center horizontal\n");
+    if (titled) /* the bottom margin makes room for the x label and the key under it */
+        bl_gp_cmd(&g, "set key below center horizontal reverse Left width 3\nset bmargin 6\n");
     else
         bl_gp_cmd(&g, "unset key\n");
     if (!lines.len && !bands.len) {
