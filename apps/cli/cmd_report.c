@@ -8,10 +8,13 @@
  * file handles the options and puts them together.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../../config.h"
 
 #include "config/experiment.h"
 #include "config/ini.h"
@@ -31,10 +34,13 @@ static const char *const report_help =
     "`boostlab run` writes it): one self-contained HTML page, report.html, and a\n"
     "Markdown version, report.md, in OUTPUT_DIR/report.  It holds the test error,\n"
     "time and training error per data set and algorithm (with the paper's numbers\n"
-    "when the experiment names a 'paper' CSV), the Friedman test with the Nemenyi\n"
-    "critical difference, Wilcoxon signed-rank tests over data sets, paired t-tests\n"
-    "and two-proportion z-tests per data set, and plots drawn with gnuplot (error\n"
-    "and coefficient-step time against the iterations, against swept values, the\n"
+    "when the experiment names a 'paper' CSV), the data sets, wins/ties/losses,\n"
+    "the Friedman test with the Nemenyi critical difference, Wilcoxon signed-rank\n"
+    "tests over data sets, Nadeau-Bengio corrected t-tests and two-proportion\n"
+    "z-tests per data set (Holm-adjusted), the runs missing from an incomplete\n"
+    "store, the provenance (version, seeds, parameters, plugins.tsv), and plots\n"
+    "drawn with gnuplot (error, its paired difference to the reference, and\n"
+    "coefficient-step time against the iterations, against swept values, the\n"
     "critical-difference diagram, decision boundaries of 2-D data sets).  Without\n"
     "gnuplot (Debian package gnuplot-nox) the report has no plots.\n"
     "\n"
@@ -143,6 +149,82 @@ static char *find_file(const char *path, const char *dir)
         free(p);
     }
     return NULL;
+}
+
+/* ---- provenance ---------------------------------------------------------------------- */
+
+/* Path of file relative to folder from (both existing), for a link from a
+ * page in from; NULL when either cannot be resolved. */
+static char *relative_to(const char *from, const char *file)
+{
+    char a[PATH_MAX], b[PATH_MAX];
+    if (!realpath(from, a) || !realpath(file, b))
+        return NULL;
+    /* the longest common leading run of whole path components */
+    size_t i = 0, cut = 0;
+    while (a[i] && a[i] == b[i]) {
+        if (a[i] == '/')
+            cut = i;
+        i++;
+    }
+    if (!a[i] && b[i] == '/')
+        cut = i;
+    char *out = bl_strdup("");
+    for (const char *p = a + cut; *p; p++)
+        if (*p == '/') {
+            char *t = bl_strfmt("%s../", out);
+            free(out);
+            out = t;
+        }
+    char *t = bl_strfmt("%s%s", out, b + cut + 1);
+    free(out);
+    return t;
+}
+
+/* DIR/plugins.tsv (role, name, path, sha256 per line, an optional header
+ * line starting with "role"), written by `boostlab run`: the plugins the
+ * runs loaded.  Fills pv->plugin, or pv->plugins_why. */
+static void read_plugins(const char *dir, bl_report_prov *pv)
+{
+    char *path = bl_path_join(dir, "plugins.tsv");
+    FILE *f = fopen(path, "r");
+    free(path);
+    if (!f) {
+        pv->plugins_why = "no plugins.tsv in the output folder";
+        return;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (!*line || *line == '#' || !strncmp(line, "role\t", 5))
+            continue;
+        pv->plugin = bl_xrealloc(pv->plugin, (pv->nplugin + 1) * sizeof *pv->plugin);
+        char **row = pv->plugin[pv->nplugin++], *p = line;
+        for (int c = 0; c < 4; c++) {
+            size_t n = strcspn(p, "\t");
+            row[c] = bl_xmalloc(n + 1);
+            memcpy(row[c], p, n);
+            row[c][n] = 0;
+            p += n + (p[n] == '\t');
+        }
+    }
+    free(line);
+    fclose(f);
+    if (!pv->nplugin)
+        pv->plugins_why = "plugins.tsv lists none";
+}
+
+static void prov_free(bl_report_prov *pv)
+{
+    for (size_t j = 0; j < pv->nplugin; j++)
+        for (int c = 0; c < 4; c++)
+            free(pv->plugin[j][c]);
+    free(pv->plugin);
+    free((char *)pv->version);
+    free((char *)pv->ini_href);
+    free((char *)pv->summary_href);
 }
 
 /* ---- loading the experiment (decision boundaries) ------------------------------------- */
@@ -409,9 +491,13 @@ int cmd_report(int argc, char **argv)
         }
         if (!have_ini)
             bl_rexp_note(e, "The resolved experiment could not be read (%s), so the paper's "
-                         "numbers, if any, are not shown.", ini_err.msg);
+                         "numbers, if any, are not shown, and the runs it planned are guessed "
+                         "from the store.", ini_err.msg);
         else
             paper_numbers(e, &ini, o.dir, &paper[x]);
+        /* experiment.ini plans the runs of its own experiment only */
+        const char *iname = have_ini ? ini_get(&ini, "experiment", "name") : NULL;
+        bl_rexp_expect(e, have_ini && (!iname || !strcmp(iname, e->name)) ? &ini : NULL);
         bl_rstats_run(e, (size_t)ref, o.alpha, &st[x]);
     }
 
@@ -467,7 +553,18 @@ int cmd_report(int argc, char **argv)
         report_cmd = report_command(&o);
         for (size_t x = 0; x < set.n; x++)
             rx[x] = (bl_report_exp){&set.exp[x], &st[x], plots ? &figs[x] : NULL, paper[x]};
-        bl_report_doc doc = {o.dir, run_cmd, report_cmd, rx, set.n, plots_note, plotdir, "plots"};
+        bl_report_prov pv;
+        memset(&pv, 0, sizeof pv);
+        pv.version = bl_strfmt("%s, commit %s (this program, which wrote the report)",
+                               PACKAGE_VERSION, BL_GIT_COMMIT);
+        pv.seed = have_ini ? ini_get(&ini, "experiment", "seed") : NULL;
+        char *summary = bl_path_join(o.dir, "summary.csv");
+        pv.ini_href = bl_file_exists(resolved) ? relative_to(outdir, resolved) : NULL;
+        pv.summary_href = bl_file_exists(summary) ? relative_to(outdir, summary) : NULL;
+        free(summary);
+        read_plugins(o.dir, &pv);
+        bl_report_doc doc = {o.dir, run_cmd, report_cmd, rx, set.n, plots_note, plotdir, "plots",
+                             &pv};
         char *html = bl_path_join(outdir, "report.html");
         char *md = bl_path_join(outdir, "report.md");
         rc = bl_render_html(&doc, html, &err);
@@ -482,6 +579,7 @@ int cmd_report(int argc, char **argv)
         }
         free(html);
         free(md);
+        prov_free(&pv);
     }
 
     for (size_t x = 0; x < set.n; x++) {

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "config/ini.h"
+#include "report/report.h"
 #include "report/stats.h"
 #include "store/store.h"
 #include "util/fsutil.h"
@@ -25,15 +27,17 @@ static const char *const results_help =
     "\n"
     "Options:\n"
     "  -d, --data GLOB        only data sets matching GLOB (e.g. 'letter*')\n"
-    "  -a, --algo GLOB        only algorithms matching GLOB\n"
+    "  -a, --algorithm GLOB   only algorithms matching GLOB (--algo also works)\n"
     "  -w, --where KEY=VALUE  only runs of this sweep point (several pairs,\n"
     "                         comma-separated, must all hold)\n"
     "  -e, --experiment NAME  only runs of this experiment\n"
     "  -f, --format FMT       table|csv|json (default table)\n"
     "  -c, --curves           one record per run and iteration (csv, json)\n"
-    "  -s, --summary          per data set x algorithm: mean (std) test error %,\n"
-    "                         mean train error %, repeats, mean coefficient-step\n"
-    "                         seconds (a table)\n"
+    "  -s, --summary          per data set x algorithm, the table `boostlab run`\n"
+    "                         prints: runs, mean (std) test and train error %,\n"
+    "                         mean iterations, weak-learner and coefficient-step\n"
+    "                         seconds per run, milliseconds per iteration; in the\n"
+    "                         order of DIR/experiment.ini when there is one\n"
     "  -o, --output FILE      write to FILE instead of stdout\n"
     "  -h, --help             this text\n";
 
@@ -161,52 +165,90 @@ static size_t make_cells(const bl_store_row *rows, size_t n, cell **out)
     return nc;
 }
 
-static void print_summary(const bl_store_row *rows, size_t n, FILE *f)
+/* Position of name among the INI sections "KIND NAME", or past them all. */
+static size_t ini_rank(const bl_ini *ini, const char *kind, const char *name)
+{
+    size_t k = strlen(kind), r = 0;
+    for (size_t j = 0; ini && j < ini->nsec; j++)
+        if (!strncmp(ini->sec[j].name, kind, k) && ini->sec[j].name[k] == ' ') {
+            if (!strcmp(ini->sec[j].name + k + 1, name))
+                return r;
+            r++;
+        }
+    return (size_t)-1;
+}
+
+typedef struct {
+    const bl_store_row *rows;
+    const cell *c;
+    const bl_ini *ini;
+} order_ctx;
+
+static order_ctx octx; /* qsort has no context argument */
+
+/* As `boostlab run` orders its table: experiment, then data sets and
+ * algorithms in the order of experiment.ini, names it lacks after, in
+ * store order. */
+static int cell_cmp(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    const bl_store_row *ra = &octx.rows[octx.c[a].first], *rb = &octx.rows[octx.c[b].first];
+    int e = strcmp(ra->experiment, rb->experiment);
+    if (e)
+        return e;
+    size_t da = ini_rank(octx.ini, "data", ra->data), db = ini_rank(octx.ini, "data", rb->data);
+    if (da != db)
+        return da < db ? -1 : 1;
+    if (strcmp(ra->data, rb->data))
+        return a < b ? -1 : 1;
+    size_t aa = ini_rank(octx.ini, "algorithm", ra->algo);
+    size_t ab = ini_rank(octx.ini, "algorithm", rb->algo);
+    if (aa != ab)
+        return aa < ab ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+static double mean_finite(const double *x, size_t n, double *sd)
+{
+    *sd = n ? bl_std(x, n) : NAN;
+    return n ? bl_mean(x, n) : NAN;
+}
+
+static void print_summary(const bl_store_row *rows, size_t n, const bl_ini *ini, FILE *f)
 {
     cell *c;
     size_t nc = make_cells(rows, n, &c);
-    int we = 0, wd = 4, wa = 9;
-    if (many_experiments(rows, n))
-        we = width(rows, n, offsetof(bl_store_row, experiment), 10);
+    size_t *ord = bl_xmalloc((nc ? nc : 1) * sizeof *ord);
+    for (size_t i = 0; i < nc; i++)
+        ord[i] = i;
+    octx = (order_ctx){rows, c, ini};
+    qsort(ord, nc, sizeof *ord, cell_cmp);
+    bl_summary_line *l = bl_xcalloc(nc ? nc : 1, sizeof *l);
+    double *v[6];
+    for (int k = 0; k < 6; k++)
+        v[k] = bl_xmalloc((n ? n : 1) * sizeof *v[k]);
     for (size_t i = 0; i < nc; i++) {
-        if ((int)strlen(c[i].data) > wd)
-            wd = (int)strlen(c[i].data);
-        if ((int)strlen(c[i].algo) > wa)
-            wa = (int)strlen(c[i].algo);
-    }
-    if (we)
-        fprintf(f, "%-*s  ", we, "experiment");
-    fprintf(f, "%-*s  %-*s  %4s  %-15s  %13s  %9s\n", wd, "data", wa, "algorithm", "runs",
-            "test error %", "train error %", "coef s");
-    double *te = bl_xmalloc((n ? n : 1) * sizeof *te), *tr = bl_xmalloc((n ? n : 1) * sizeof *tr);
-    double *tc = bl_xmalloc((n ? n : 1) * sizeof *tc);
-    for (size_t i = 0; i < nc; i++) {
-        size_t nte = 0, ntr = 0, ntc = 0;
-        for (size_t k = 0; k < c[i].n; k++) {
-            const bl_run_result *x = &rows[c[i].idx[k]].res;
-            if (isfinite(x->test_err))
-                te[nte++] = x->test_err;
-            if (isfinite(x->train_err))
-                tr[ntr++] = x->train_err;
-            if (isfinite(x->t_coef))
-                tc[ntc++] = x->t_coef;
+        const cell *x = &c[ord[i]];
+        size_t m[6] = {0};
+        for (size_t k = 0; k < x->n; k++) {
+            const bl_run_result *r = &rows[x->idx[k]].res;
+            const double val[6] = {r->test_err, r->train_err, (double)r->iterations, r->t_weak,
+                                   r->t_coef, r->t_total};
+            for (int q = 0; q < 6; q++)
+                if (isfinite(val[q]))
+                    v[q][m[q]++] = val[q];
         }
-        char tes[48] = "-", trs[32] = "-", tcs[32] = "-";
-        if (nte)
-            snprintf(tes, sizeof tes, "%.2f (%.2f)", 100 * bl_mean(te, nte),
-                     100 * bl_std(te, nte));
-        if (ntr)
-            snprintf(trs, sizeof trs, "%.2f", 100 * bl_mean(tr, ntr));
-        if (ntc)
-            snprintf(tcs, sizeof tcs, "%.3f", bl_mean(tc, ntc));
-        if (we)
-            fprintf(f, "%-*s  ", we, rows[c[i].first].experiment);
-        fprintf(f, "%-*s  %-*s  %4zu  %-15s  %13s  %9s\n", wd, c[i].data, wa, c[i].algo, c[i].n,
-                tes, trs, tcs);
+        double sd[6], mu[6];
+        for (int q = 0; q < 6; q++)
+            mu[q] = mean_finite(v[q], m[q], &sd[q]);
+        l[i] = (bl_summary_line){rows[x->first].experiment, x->data, x->algo, x->n, mu[0], sd[0],
+                                 mu[1], sd[1], mu[2], mu[3], mu[4], mu[5]};
     }
-    free(te);
-    free(tr);
-    free(tc);
+    bl_summary_lines_print(l, nc, many_experiments(rows, n), f);
+    for (int k = 0; k < 6; k++)
+        free(v[k]);
+    free(l);
+    free(ord);
     for (size_t i = 0; i < nc; i++) {
         free(c[i].idx);
         free(c[i].data);
@@ -235,7 +277,7 @@ static char *store_path(const char *arg, bl_error *err)
 }
 
 static int write_results(bl_store *s, const bl_store_filter *flt, int format, int curves,
-                         int summary, FILE *f, bl_error *err)
+                         int summary, const bl_ini *ini, FILE *f, bl_error *err)
 {
     if (format == FMT_CSV)
         return bl_store_export_csv(s, flt, curves, f, err);
@@ -248,7 +290,7 @@ static int write_results(bl_store *s, const bl_store_filter *flt, int format, in
     if (n == 0)
         fprintf(stderr, "boostlab: no runs in the store match\n");
     else if (summary)
-        print_summary(rows, n, f);
+        print_summary(rows, n, ini, f);
     else
         print_runs(rows, n, f);
     bl_store_rows_free(rows, n);
@@ -258,7 +300,8 @@ static int write_results(bl_store *s, const bl_store_filter *flt, int format, in
 int cmd_results(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"data", required_argument, 0, 'd'},   {"algo", required_argument, 0, 'a'},
+        {"data", required_argument, 0, 'd'},   {"algorithm", required_argument, 0, 'a'},
+        {"algo", required_argument, 0, 'a'}, /* the older spelling */
         {"where", required_argument, 0, 'w'},  {"experiment", required_argument, 0, 'e'},
         {"format", required_argument, 0, 'f'}, {"curves", no_argument, 0, 'c'},
         {"summary", no_argument, 0, 's'},      {"output", required_argument, 0, 'o'},
@@ -312,21 +355,35 @@ int cmd_results(int argc, char **argv)
     free(path);
     if (rc < 0)
         return cli_fail(err.msg);
+    /* the order of the grid, as `boostlab run` prints it */
+    bl_ini ini;
+    memset(&ini, 0, sizeof ini);
+    int have_ini = 0;
+    if (summary && bl_dir_exists(argv[optind])) {
+        char *ip = bl_path_join(argv[optind], "experiment.ini");
+        bl_error ierr;
+        have_ini = bl_file_exists(ip) && bl_ini_read(ip, &ini, &ierr) == 0;
+        free(ip);
+    }
     if (output) {
         bl_atomic a;
         rc = bl_atomic_open(&a, output, &err);
         if (rc == 0) {
-            rc = write_results(s, &flt, format, curves, summary, a.f, &err);
+            rc = write_results(s, &flt, format, curves, summary, have_ini ? &ini : NULL, a.f,
+                               &err);
             if (rc == 0)
                 rc = bl_atomic_commit(&a, &err);
             else
                 bl_atomic_abort(&a);
         }
     } else {
-        rc = write_results(s, &flt, format, curves, summary, stdout, &err);
+        rc = write_results(s, &flt, format, curves, summary, have_ini ? &ini : NULL, stdout,
+                           &err);
         if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
             rc = bl_errf(&err, "writing to stdout failed");
     }
     bl_store_close(s);
+    if (have_ini)
+        bl_ini_free(&ini);
     return rc < 0 ? cli_fail(err.msg) : BL_EXIT_OK;
 }

@@ -465,17 +465,17 @@ static void axis_labels(bl_gp *g, const char *title, const char *xlabel, const c
     if (title && *title) {
         bl_gp_cmd(g, "set title ");
         bl_gp_str(g, title);
-        bl_gp_cmd(g, " font ',12'\n");
+        bl_gp_cmd(g, " font '," BL_PLOT_TITLE_FONT "'\n");
     }
     if (xlabel && *xlabel) {
         bl_gp_cmd(g, "set xlabel ");
         bl_gp_str(g, xlabel);
-        bl_gp_cmd(g, "\n");
+        bl_gp_cmd(g, " font '," BL_PLOT_LABEL_FONT "'\n");
     }
     if (ylabel && *ylabel) {
         bl_gp_cmd(g, "set ylabel ");
         bl_gp_str(g, ylabel);
-        bl_gp_cmd(g, "\n");
+        bl_gp_cmd(g, " font '," BL_PLOT_LABEL_FONT "'\n");
     }
 }
 
@@ -485,9 +485,11 @@ int bl_plot_lines(const bl_lineplot *p, const char *base, bl_error *err)
         return bl_errf(err, "%s: line plot without series", base ? base : "plot");
     int logx = p->logx != 0, logy = p->logy != 0;
     bl_gp g;
-    bl_gp_init(&g, 800, 500);
+    bl_gp_init(&g, BL_LINEPLOT_WIDTH, BL_LINEPLOT_HEIGHT);
     bl_gp_style(&g);
     axis_labels(&g, p->title, p->xlabel, p->ylabel);
+    bl_gp_cmd(&g, "set tics font '," BL_PLOT_LABEL_FONT "'\nset key font '," BL_PLOT_LABEL_FONT
+                  "'\n");
     /* x fitted to the data (iterations 1..T, not 1..10^k) with a small
      * margin so that end points and their error bars are not clipped; y
      * gets gnuplot's rounded range. */
@@ -497,13 +499,13 @@ int bl_plot_lines(const bl_lineplot *p, const char *base, bl_error *err)
         bl_gp_cmd(&g, "set logscale x 10\n");
     if (logy)
         bl_gp_cmd(&g, "set logscale y 10\n");
-    bl_gp_cmd(&g, "set style fill transparent solid 0.2 noborder\n");
+    /* light bands: the means must stay visible where bands overlap */
+    bl_gp_cmd(&g, "set style fill transparent solid 0.1 noborder\n");
 
     /* Datablocks $bI (band/bars) and $sI (line) per series; the plot
      * clauses are collected apart so the bands go behind every line. */
     bl_sbuf bands = {0}, lines = {0};
     int titled = 0;
-    size_t longest = 0;
     double xlo = INFINITY, xhi = -INFINITY;
     for (size_t i = 0; i < p->nseries; i++) {
         const bl_series *s = &p->series[i];
@@ -571,8 +573,6 @@ int bl_plot_lines(const bl_lineplot *p, const char *base, bl_error *err)
             sb_printf(&lines, ", keyentry with linespoints lt %d title ", lt);
             sb_quote(&lines, s->name);
             titled = 1;
-            size_t nn = strlen(s->name);
-            longest = nn > longest ? nn : longest;
         }
     }
     /* A log x axis fitted to under two decades may show a single label:
@@ -590,11 +590,10 @@ int bl_plot_lines(const bl_lineplot *p, const char *base, bl_error *err)
             }
         bl_gp_cmd(&g, first ? "1e300)\n" : ")\n");
     }
-    /* Long names would squeeze the plot from the right: key below then. */
-    if (titled && longest > 24)
-        bl_gp_cmd(&g, "set key below left\n");
-    else if (titled)
-        bl_gp_cmd(&g, "set key outside right top\n");
+    /* The key goes below the plot, in a row: a key on the right would take
+     * width from the plot itself. */
+    if (titled) /* the bottom margin makes room for the x label and the key under it */
+        bl_gp_cmd(&g, "set key below center horizontal reverse Left width 3\nset bmargin 6\n");
     else
         bl_gp_cmd(&g, "unset key\n");
     if (!lines.len && !bands.len) {

@@ -46,8 +46,16 @@ typedef struct bl_lineplot {
     size_t nseries;
 } bl_lineplot;
 
-/* Line plot (800x500) of p's series, with a key outside on the right when
- * some series is named.  With nothing left to draw, an empty frame saying
+/* Size of a line plot in pixels (PNG and SVG): about the width of the
+ * report page, which shows it at full width. */
+#define BL_LINEPLOT_WIDTH 1100
+#define BL_LINEPLOT_HEIGHT 560
+/* Font sizes (points) of plot titles, and of axis labels, tics and keys. */
+#define BL_PLOT_TITLE_FONT "16"
+#define BL_PLOT_LABEL_FONT "13"
+
+/* Line plot (BL_LINEPLOT_WIDTH x BL_LINEPLOT_HEIGHT) of p's series, with a
+ * key below the plot when some series is named.  With nothing left to draw, an empty frame saying
  * "no data" is written rather than failing, so a report stays complete. */
 int bl_plot_lines(const bl_lineplot *p, const char *base, bl_error *err);
 

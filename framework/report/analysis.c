@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "../config/experiment.h"
 #include "../util/fsutil.h"
 #include "stats.h"
 
@@ -107,6 +108,8 @@ static void cell_alloc(bl_rcell *c, size_t n)
     c->t_coef = bl_xcalloc(m, sizeof *c->t_coef);
     c->t_total = bl_xcalloc(m, sizeof *c->t_total);
     c->m_test = bl_xcalloc(m, sizeof *c->m_test);
+    c->m_train = bl_xcalloc(m, sizeof *c->m_train);
+    c->seed = bl_xcalloc(m, sizeof *c->seed);
     c->stopped = bl_xcalloc(m, sizeof *c->stopped);
 }
 
@@ -119,6 +122,9 @@ static void cell_free(bl_rcell *c)
     free(c->t_coef);
     free(c->t_total);
     free(c->m_test);
+    free(c->m_train);
+    free(c->seed);
+    free(c->miss);
     free(c->stopped);
     free(c->paper_mean);
     free(c->paper_std);
@@ -138,6 +144,7 @@ static size_t fill_cell(bl_rcell *c, const bl_store_row *rows, const size_t *idx
     if (!n) {
         cell_alloc(c, 0);
         c->te_mean = c->te_std = c->tr_mean = c->tr_std = c->tc_mean = c->tt_mean = NAN;
+        c->pm_mean = NAN;
         return 0;
     }
     size_t newest = idx[0];
@@ -168,6 +175,8 @@ static size_t fill_cell(bl_rcell *c, const bl_store_row *rows, const size_t *idx
         c->t_coef[j] = r->res.t_coef;
         c->t_total[j] = r->res.t_total;
         c->m_test[j] = r->m_test;
+        c->m_train[j] = r->m_train;
+        c->seed[j] = r->split_seed;
         c->stopped[j] = r->res.stopped_early;
         /* where and when: of the runs reported, not of the ones left out */
         if (r->host && *r->host && find_str(e->host, e->nhost, r->host) < 0)
@@ -185,6 +194,81 @@ static size_t fill_cell(bl_rcell *c, const bl_store_row *rows, const size_t *idx
     return n - nk;
 }
 
+/* Seeds per data set (of the runs kept) and parameters per algorithm (of
+ * its newest run). */
+static void provenance(const bl_store_row *rows, size_t lo, size_t hi, bl_rexp *e)
+{
+    for (size_t d = 0; d < e->nd; d++) {
+        /* the splits of a repeat are the same for every algorithm */
+        const bl_rcell *c = NULL;
+        for (size_t a = 0; a < e->na && !c; a++)
+            if (bl_rexp_cell(e, d, a)->n)
+                c = bl_rexp_cell(e, d, a);
+        char *s = bl_strdup("");
+        for (size_t j = 0; c && j < c->n; j++) {
+            char *t = bl_strfmt("%s%s%d: %llu", s, j ? ", " : "", c->rep[j],
+                                (unsigned long long)c->seed[j]);
+            free(s);
+            s = t;
+        }
+        e->seeds[d] = s;
+    }
+    size_t *best = bl_xmalloc(e->na * sizeof *best);
+    for (size_t a = 0; a < e->na; a++)
+        best[a] = hi;
+    for (size_t j = lo; j < hi; j++) {
+        size_t a = (size_t)find_str(e->algo, e->na, rows[j].algo);
+        if (best[a] == hi || finished_of(&rows[j]) > finished_of(&rows[best[a]]))
+            best[a] = j;
+    }
+    for (size_t a = 0; a < e->na; a++) {
+        const bl_store_row *r = best[a] < hi ? &rows[best[a]] : NULL;
+        e->recipe[a] = bl_strdup(r && r->recipe ? r->recipe : "");
+        e->params[a] = bl_strdup(r && r->params ? r->params : "");
+    }
+    free(best);
+}
+
+/* Test error of cell c in repeat rep, NaN when it has none. */
+static double err_of(const bl_rcell *c, int rep)
+{
+    for (size_t j = 0; j < c->n; j++)
+        if (c->rep[j] == rep)
+            return c->test_err[j];
+    return NAN;
+}
+
+/* The repeats of data set d with a finite test error in every cell that
+ * holds runs, and each cell's mean over them. */
+static void paired_means(bl_rexp *e, size_t d)
+{
+    const bl_rcell *first = NULL;
+    for (size_t a = 0; a < e->na && !first; a++)
+        if (bl_rexp_cell(e, d, a)->n)
+            first = bl_rexp_cell(e, d, a);
+    double *sum = bl_xcalloc(e->na, sizeof *sum);
+    size_t n = 0;
+    for (size_t j = 0; first && j < first->n; j++) {
+        int rep = first->rep[j], all = 1;
+        for (size_t a = 0; a < e->na && all; a++) {
+            const bl_rcell *c = bl_rexp_cell(e, d, a);
+            all = !c->n || isfinite(err_of(c, rep));
+        }
+        if (!all)
+            continue;
+        for (size_t a = 0; a < e->na; a++)
+            if (bl_rexp_cell(e, d, a)->n)
+                sum[a] += err_of(bl_rexp_cell(e, d, a), rep);
+        n++;
+    }
+    e->paired[d] = n;
+    for (size_t a = 0; a < e->na; a++) {
+        bl_rcell *c = bl_rexp_cell(e, d, a);
+        c->pm_mean = n && c->n ? sum[a] / (double)n : NAN;
+    }
+    free(sum);
+}
+
 static void build_exp(const bl_store_row *rows, size_t lo, size_t hi, const bl_ini *ini,
                       bl_rexp *e)
 {
@@ -196,6 +280,12 @@ static void build_exp(const bl_store_row *rows, size_t lo, size_t hi, const bl_i
     e->ordered = from_ini;
     e->feat = bl_xcalloc(e->nd, sizeof *e->feat);
     e->classes = bl_xcalloc(e->nd, sizeof *e->classes);
+    e->m_train = bl_xcalloc(e->nd, sizeof *e->m_train);
+    e->m_test = bl_xcalloc(e->nd, sizeof *e->m_test);
+    e->paired = bl_xcalloc(e->nd, sizeof *e->paired);
+    e->seeds = bl_xcalloc(e->nd, sizeof *e->seeds);
+    e->recipe = bl_xcalloc(e->na, sizeof *e->recipe);
+    e->params = bl_xcalloc(e->na, sizeof *e->params);
     e->cell = bl_xcalloc(e->nd * e->na, sizeof *e->cell);
     e->first = INFINITY;
     e->last = -INFINITY;
@@ -214,6 +304,10 @@ static void build_exp(const bl_store_row *rows, size_t lo, size_t hi, const bl_i
             e->feat[d] = r->d;
         if (!e->classes[d])
             e->classes[d] = r->k;
+        if (!e->m_train[d] && !e->m_test[d]) {
+            e->m_train[d] = r->m_train;
+            e->m_test[d] = r->m_test;
+        }
     }
     e->rep_min = (size_t)-1;
     for (size_t c = 0; c < nc; c++) {
@@ -231,6 +325,9 @@ static void build_exp(const bl_store_row *rows, size_t lo, size_t hi, const bl_i
         e->rep_min = 0;
     free(idx);
     free(cnt);
+    provenance(rows, lo, hi, e);
+    for (size_t d = 0; d < e->nd; d++)
+        paired_means(e, d);
 }
 
 void bl_rset_build(const bl_store_row *rows, size_t n, const bl_ini *ini, bl_rset *out)
@@ -244,6 +341,71 @@ void bl_rset_build(const bl_store_row *rows, size_t n, const bl_ini *ini, bl_rse
         out->exp = bl_xrealloc(out->exp, (out->n + 1) * sizeof *out->exp);
         build_exp(rows, lo, hi, ini, &out->exp[out->n++]);
         lo = hi;
+    }
+}
+
+/* Value of key in INI section sec, or NULL. */
+static const char *ini_value(const bl_ini *ini, const char *sec, const char *key)
+{
+    for (size_t s = 0; ini && s < ini->nsec; s++)
+        if (!strcmp(ini->sec[s].name, sec))
+            for (size_t j = 0; j < ini->sec[s].n; j++)
+                if (!strcmp(ini->sec[s].e[j].key, key))
+                    return ini->sec[s].e[j].value;
+    return NULL;
+}
+
+/* A positive count from the INI, or 0. */
+static int ini_count(const bl_ini *ini, const char *sec, const char *key)
+{
+    const char *v = ini_value(ini, sec, key);
+    char *end;
+    long x = v ? strtol(v, &end, 10) : 0;
+    return v && !*end && x > 0 && x < 1000000 ? (int)x : 0;
+}
+
+void bl_rexp_expect(bl_rexp *e, const bl_ini *ini)
+{
+    e->expected = e->missing = 0;
+    int rexp = ini_count(ini, "experiment", "repeats");
+    for (size_t d = 0; d < e->nd; d++) {
+        char *sec = bl_strfmt("data %s", e->data[d]);
+        int R = ini_count(ini, sec, "repeats");
+        free(sec);
+        if (!R)
+            R = rexp;
+        if (!R) /* no INI: the repeats any algorithm ran */
+            for (size_t a = 0; a < e->na; a++) {
+                const bl_rcell *c = bl_rexp_cell(e, d, a);
+                for (size_t j = 0; j < c->n; j++)
+                    R = c->rep[j] + 1 > R ? c->rep[j] + 1 : R;
+            }
+        /* "name[..]" and "name{..}" variants match skip_data by their base too */
+        char *base = bl_strdup(e->data[d]);
+        base[strcspn(base, "[{")] = 0;
+        for (size_t a = 0; a < e->na; a++) {
+            bl_rcell *c = bl_rexp_cell(e, d, a);
+            sec = bl_strfmt("algorithm %s", e->algo[a]);
+            const char *skip = ini_value(ini, sec, "skip_data");
+            free(sec);
+            free(c->miss);
+            c->miss = NULL;
+            c->nmiss = 0;
+            if (skip && !c->n && bl_globs_match(skip, e->data[d], base))
+                continue;
+            for (int r = 0; r < R; r++) {
+                e->expected++;
+                size_t j = 0;
+                while (j < c->n && c->rep[j] != r)
+                    j++;
+                if (j < c->n)
+                    continue;
+                c->miss = bl_xrealloc(c->miss, (c->nmiss + 1) * sizeof *c->miss);
+                c->miss[c->nmiss++] = r;
+                e->missing++;
+            }
+        }
+        free(base);
     }
 }
 
@@ -268,6 +430,12 @@ void bl_rset_free(bl_rset *s)
         free_strs(e->note, e->nnote);
         free(e->feat);
         free(e->classes);
+        free(e->m_train);
+        free(e->m_test);
+        free(e->paired);
+        free_strs(e->seeds, e->nd);
+        free_strs(e->recipe, e->na);
+        free_strs(e->params, e->na);
     }
     free(s->exp);
     memset(s, 0, sizeof *s);
@@ -505,15 +673,78 @@ int bl_rcell_curve(bl_store *s, const bl_rcell *c, int train, bl_rcurve *out, bl
     return rc;
 }
 
+int bl_rcell_diff_curve(bl_store *s, const bl_rcell *ref, const bl_rcell *oth, int train,
+                        bl_rcurve *out, bl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t cap = ref->n ? ref->n : 1;
+    bl_curve *cr = bl_xcalloc(cap, sizeof *cr), *co = bl_xcalloc(cap, sizeof *co);
+    size_t np = 0, n = 0;
+    int rc = 0;
+    for (size_t i = 0; i < ref->n && rc == 0; i++)
+        for (size_t j = 0; j < oth->n; j++) {
+            if (oth->rep[j] != ref->rep[i])
+                continue;
+            if (bl_store_curve(s, ref->id[i], &cr[np], err) < 0) {
+                rc = -1;
+                break;
+            }
+            if (bl_store_curve(s, oth->id[j], &co[np], err) < 0) {
+                bl_curve_free(&cr[np]);
+                rc = -1;
+                break;
+            }
+            n = cr[np].n > n ? cr[np].n : n;
+            n = co[np].n > n ? co[np].n : n;
+            np++;
+            break;
+        }
+    if (rc == 0) {
+        size_t m = n ? n : 1;
+        out->n = n;
+        out->runs = np;
+        out->trees_per_iter = 1;
+        out->iter = bl_xmalloc(m * sizeof *out->iter);
+        out->err = bl_xmalloc(m * sizeof *out->err);
+        out->err_lo = bl_xmalloc(m * sizeof *out->err_lo);
+        out->err_hi = bl_xmalloc(m * sizeof *out->err_hi);
+        double *v = bl_xmalloc((np ? np : 1) * sizeof *v);
+        for (size_t i = 0; i < n; i++) {
+            out->iter[i] = (double)(i + 1);
+            for (size_t r = 0; r < np; r++)
+                v[r] = 100 * (at(&co[r], i, train) - at(&cr[r], i, train));
+            double mu, sd;
+            summarise(v, np, &mu, &sd, NULL);
+            if (!isfinite(sd))
+                sd = 0;
+            out->err[i] = mu;
+            out->err_lo[i] = mu - sd;
+            out->err_hi[i] = mu + sd;
+        }
+        free(v);
+    }
+    for (size_t r = 0; r < np; r++) {
+        bl_curve_free(&cr[r]);
+        bl_curve_free(&co[r]);
+    }
+    free(cr);
+    free(co);
+    if (rc < 0)
+        bl_rcurve_free(out);
+    return rc;
+}
+
 /* ---- significance tests ---------------------------------------------------------------- */
 
 static void pair_tests(const bl_rcell *ref, const bl_rcell *oth, bl_rpair *p)
 {
     memset(p, 0, sizeof *p);
-    /* paired t: repeats both ran, with finite errors */
+    p->tc_holm = p->z_holm = NAN;
+    /* the repeats both ran, with finite errors: only these are compared */
     size_t cap = ref->n ? ref->n : 1;
     double *a = bl_xmalloc(cap * sizeof *a), *b = bl_xmalloc(cap * sizeof *b);
-    size_t n = 0;
+    double e[2] = {0, 0}, m[2] = {0, 0}, ratio = 0;
+    size_t n = 0, nz = 0, nr = 0;
     for (size_t i = 0; i < ref->n; i++) {
         if (!isfinite(ref->test_err[i]))
             continue;
@@ -521,38 +752,51 @@ static void pair_tests(const bl_rcell *ref, const bl_rcell *oth, bl_rpair *p)
             if (oth->rep[j] == ref->rep[i] && isfinite(oth->test_err[j])) {
                 a[n] = ref->test_err[i];
                 b[n++] = oth->test_err[j];
+                if (ref->m_train[i] > 0) {
+                    ratio += (double)ref->m_test[i] / (double)ref->m_train[i];
+                    nr++;
+                }
+                if (ref->m_test[i] > 0 && oth->m_test[j] > 0) {
+                    e[0] += round(ref->test_err[i] * (double)ref->m_test[i]);
+                    m[0] += (double)ref->m_test[i];
+                    e[1] += round(oth->test_err[j] * (double)oth->m_test[j]);
+                    m[1] += (double)oth->m_test[j];
+                    nz++;
+                }
                 break;
             }
     }
     p->t_n = n;
+    p->test_train = nr ? ratio / (double)nr : NAN;
     if (n < 2)
         snprintf(p->t_why, sizeof p->t_why, "%zu repeat%s with test errors of both (needs 2)",
                  n, n == 1 ? "" : "s");
-    else if (bl_paired_t(a, b, n, &p->t) == 0)
+    else if (!isfinite(p->test_train))
+        snprintf(p->t_why, sizeof p->t_why, "the runs record no training rows");
+    else if (bl_paired_t(a, b, n, &p->t) == 0 &&
+             bl_corrected_t(a, b, n, p->test_train, &p->tc) == 0)
         p->t_ok = 1;
     else
         snprintf(p->t_why, sizeof p->t_why, "the test refused the values");
     free(a);
     free(b);
 
-    /* z: error counts pooled over all repeats of each */
-    const bl_rcell *cs[2] = {ref, oth};
-    double e[2] = {0, 0}, m[2] = {0, 0};
-    for (int s = 0; s < 2; s++)
-        for (size_t i = 0; i < cs[s]->n; i++)
-            if (isfinite(cs[s]->test_err[i]) && cs[s]->m_test[i] > 0) {
-                e[s] += round(cs[s]->test_err[i] * (double)cs[s]->m_test[i]);
-                m[s] += (double)cs[s]->m_test[i];
-            }
+    /* z: the counts of one split, averaged over the paired repeats */
+    p->z_n = nz;
+    if (!nz) {
+        int ran = ref->n && oth->n; /* cells skipped (skip_data) hold no run */
+        snprintf(p->z_why, sizeof p->z_why, "%s",
+                 !ran ? "not run" : n ? "no test examples" : "no repeat run by both");
+        return;
+    }
+    for (int k = 0; k < 2; k++) {
+        e[k] /= (double)nz;
+        m[k] /= (double)nz;
+    }
     p->e_ref = e[0];
     p->n_ref = m[0];
     p->e_oth = e[1];
     p->n_oth = m[1];
-    if (m[0] <= 0 || m[1] <= 0) {
-        int ran = ref->n && oth->n; /* cells skipped (skip_data) hold no run */
-        snprintf(p->z_why, sizeof p->z_why, "%s", ran ? "no test examples" : "not run");
-        return;
-    }
     double r0 = e[0] / m[0], r1 = e[1] / m[1];
     p->better = r0 < r1 ? 1 : r1 < r0 ? -1 : 0;
     int rc = p->better >= 0 ? bl_ztest_errors(e[0], m[0], e[1], m[1], &p->z)
@@ -574,7 +818,7 @@ static void friedman(const bl_rexp *e, double alpha, bl_rstats *st)
     for (size_t d = 0; d < e->nd; d++) {
         int all = 1;
         for (size_t a = 0; a < e->na; a++)
-            all &= isfinite(bl_rexp_cell(e, d, a)->te_mean);
+            all &= isfinite(bl_rexp_cell(e, d, a)->pm_mean);
         if (all)
             st->fr_data[st->fr_n++] = d;
     }
@@ -587,7 +831,7 @@ static void friedman(const bl_rexp *e, double alpha, bl_rstats *st)
     double *x = bl_xmalloc(st->fr_n * e->na * sizeof *x);
     for (size_t i = 0; i < st->fr_n; i++)
         for (size_t a = 0; a < e->na; a++)
-            x[i * e->na + a] = bl_rexp_cell(e, st->fr_data[i], a)->te_mean;
+            x[i * e->na + a] = bl_rexp_cell(e, st->fr_data[i], a)->pm_mean;
     int rc = bl_friedman(x, st->fr_n, e->na, alpha, &st->fr);
     free(x);
     if (rc < 0) {
@@ -617,7 +861,7 @@ static void wilcoxon(const bl_rexp *e, size_t ref, double alpha, bl_rstats *st)
         bl_rwilcox *w = &st->wx[o];
         size_t n = 0;
         for (size_t d = 0; d < e->nd; d++) {
-            double x = bl_rexp_cell(e, d, ref)->te_mean, y = bl_rexp_cell(e, d, o)->te_mean;
+            double x = bl_rexp_cell(e, d, ref)->pm_mean, y = bl_rexp_cell(e, d, o)->pm_mean;
             if (isfinite(x) && isfinite(y)) {
                 a[n] = x;
                 b[n++] = y;
@@ -634,6 +878,70 @@ static void wilcoxon(const bl_rexp *e, size_t ref, double alpha, bl_rstats *st)
     }
     free(a);
     free(b);
+}
+
+/* Holm's adjustment within each family the report shows: the corrected
+ * t-tests, the z-tests (each over every data set x algorithm pair) and the
+ * Wilcoxon tests (over the algorithms). */
+static void adjust(const bl_rexp *e, bl_rstats *st)
+{
+    size_t n = e->nd * e->na;
+    double *t = bl_xmalloc(n * sizeof *t), *z = bl_xmalloc(n * sizeof *z);
+    for (size_t j = 0; j < n; j++) {
+        const bl_rpair *p = &st->pair[j];
+        int used = j % e->na != st->ref;
+        t[j] = used && p->t_ok ? p->tc.p : NAN;
+        /* the z-test is one-sided towards the lower rate: equal rates are no test */
+        z[j] = used && p->z_ok && p->better ? p->z.p : NAN;
+    }
+    bl_holm(t, n, t);
+    bl_holm(z, n, z);
+    for (size_t j = 0; j < n; j++) {
+        st->pair[j].tc_holm = t[j];
+        st->pair[j].z_holm = z[j];
+    }
+    free(t);
+    free(z);
+    double *w = bl_xmalloc(e->na * sizeof *w);
+    for (size_t a = 0; a < e->na; a++) {
+        const bl_rwilcox *x = &st->wx[a];
+        w[a] = st->wx_ok && a != st->ref && x->ok
+                   ? (x->w.p_exact >= 0 ? x->w.p_exact : x->w.p_normal) : NAN;
+    }
+    bl_holm(w, e->na, w);
+    for (size_t a = 0; a < e->na; a++)
+        st->wx[a].p_holm = w[a];
+    free(w);
+}
+
+/* Wins, ties and losses of the reference (see bl_rwilcox). */
+static void wins(const bl_rexp *e, bl_rstats *st)
+{
+    for (size_t o = 0; o < e->na; o++) {
+        if (o == st->ref)
+            continue;
+        bl_rwilcox *w = &st->wx[o];
+        for (size_t d = 0; d < e->nd; d++) {
+            double x = bl_rexp_cell(e, d, st->ref)->pm_mean;
+            double y = bl_rexp_cell(e, d, o)->pm_mean;
+            if (!isfinite(x) || !isfinite(y))
+                continue;
+            /* equal as printed (two decimals of a percentage) is a tie */
+            double dx = round(1e4 * x), dy = round(1e4 * y);
+            const bl_rpair *p = &st->pair[d * e->na + o];
+            int sig = p->t_ok && p->tc_holm <= st->alpha &&
+                      (dx < dy ? p->tc.mean_diff < 0 : p->tc.mean_diff > 0);
+            if (dx < dy) {
+                w->win++;
+                w->sig_win += sig;
+            } else if (dx > dy) {
+                w->loss++;
+                w->sig_loss += sig;
+            } else {
+                w->tie++;
+            }
+        }
+    }
 }
 
 void bl_rstats_run(const bl_rexp *e, size_t ref, double alpha, bl_rstats *st)
@@ -655,6 +963,8 @@ void bl_rstats_run(const bl_rexp *e, size_t ref, double alpha, bl_rstats *st)
             if (o != ref)
                 pair_tests(bl_rexp_cell(e, d, ref), bl_rexp_cell(e, d, o),
                            &st->pair[d * e->na + o]);
+    adjust(e, st);
+    wins(e, st);
 }
 
 void bl_rstats_free(bl_rstats *st)

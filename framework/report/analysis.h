@@ -26,10 +26,20 @@ typedef struct bl_rcell {
     int *rep;
     int64_t *id;                /* store ids, for the curves */
     double *test_err, *train_err, *t_coef, *t_total;
-    size_t *m_test;
+    size_t *m_test, *m_train;
+    uint64_t *seed;             /* split seeds */
     int *stopped;               /* stopped early (dual optimality) */
     double te_mean, te_std, tr_mean, tr_std, tc_mean, tt_mean;
     size_t te_n;                /* runs with a finite test error */
+    /* Mean test error over the paired repeats of its data set (see
+     * bl_rexp.paired), NaN when there are none: what the best value of a
+     * row and the tests over data sets compare, so that every algorithm is
+     * measured on the same splits. */
+    double pm_mean;
+    /* Repeats the experiment planned for this cell that the store lacks
+     * (bl_rexp_expect), ascending. */
+    int *miss;
+    size_t nmiss;
     /* The paper's numbers (%), as printed in its CSV, or NULL. */
     char *paper_mean, *paper_std;
 } bl_rcell;
@@ -39,10 +49,18 @@ typedef struct bl_rexp {
     size_t nd, na;
     char **data, **algo;        /* display order */
     size_t *feat, *classes;     /* per data set, from the store (0 unknown) */
+    size_t *m_train, *m_test;   /* per data set: rows of a split (its first run) */
+    char **seeds;               /* per data set: "rep: split seed, ..." */
+    size_t *paired;             /* per data set: repeats with a finite test
+                                   error in every cell that holds runs */
+    char **recipe, **params;    /* per algorithm: recipe ("" none) and its
+                                   resolved INI text, of its newest run */
     bl_rcell *cell;             /* cell[d * na + a] */
     size_t runs;                /* runs in the cells */
     size_t stale;               /* older runs left out (changed parameters) */
     size_t rep_min, rep_max;    /* runs per cell, over the cells with any */
+    size_t expected, missing;   /* runs planned and not in the store
+                                   (bl_rexp_expect; 0 before) */
     char **host;
     size_t nhost;
     double first, last;         /* earliest start, latest finish (Unix) */
@@ -64,6 +82,13 @@ typedef struct bl_rset {
  * and of one repeat only its newest run. */
 void bl_rset_build(const bl_store_row *rows, size_t n, const bl_ini *ini, bl_rset *out);
 void bl_rset_free(bl_rset *s);
+
+/* The runs the experiment planned: repeats 0..R-1 of every data set x
+ * algorithm not skipped (skip_data), R the data set's `repeats`, else the
+ * experiment's, from the resolved INI (NULL: the repeats found for the
+ * data set in the store).  Fills e->expected, e->missing and each cell's
+ * miss list. */
+void bl_rexp_expect(bl_rexp *e, const bl_ini *ini);
 
 /* Append a remark (printf-style) to e->note. */
 void bl_rexp_note(bl_rexp *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -104,6 +129,15 @@ typedef struct bl_rcurve {
 
 /* train != 0: training error instead of test error. */
 int bl_rcell_curve(bl_store *s, const bl_rcell *c, int train, bl_rcurve *out, bl_error *err);
+
+/* Paired difference curve: per iteration, the mean and mean -+ std (err,
+ * err_lo, err_hi) over the repeats both cells ran of oth's error minus
+ * ref's, in percentage points, each run carried forward as above.  iter
+ * and trees as bl_rcell_curve (of ref); tc unused; runs = pairs.  Two
+ * algorithms whose std bands overlap may still differ consistently on
+ * every split: this curve shows that. */
+int bl_rcell_diff_curve(bl_store *s, const bl_rcell *ref, const bl_rcell *oth, int train,
+                        bl_rcurve *out, bl_error *err);
 void bl_rcurve_free(bl_rcurve *c);
 
 /* ---- significance tests -------------------------------------------------------- */
@@ -111,18 +145,27 @@ void bl_rcurve_free(bl_rcurve *c);
 /* Tests of the reference algorithm against algorithm a on data set d. */
 typedef struct bl_rpair {
     /* paired t-test over the repeats both ran (paired by repeat index),
-     * d = reference - other test error */
+     * d = reference - other test error: t the plain test, tc Nadeau and
+     * Bengio's corrected one with test_train = n_test / n_train (the mean
+     * over the pairs); tc_holm its Holm-adjusted p over the family of
+     * every data set x algorithm pair of the experiment (NaN if not run) */
     int t_ok;
     char t_why[128];
     size_t t_n;
-    bl_ttest t;
-    /* one-sided two-proportion z-test on error counts pooled over the
-     * repeats, H1: the one with the lower pooled rate is better */
+    bl_ttest t, tc;
+    double test_train, tc_holm;
+    /* one-sided two-proportion z-test on the error counts of one split:
+     * the mean errors and test rows over the z_n repeats both ran, not
+     * their sum, which would count the rows of J overlapping splits as J
+     * times as many independent ones.  H1: the one with the lower rate is
+     * better; z_holm as tc_holm. */
     int z_ok;
     char z_why[128];
+    size_t z_n;
     double e_ref, n_ref, e_oth, n_oth;
     int better;                    /* 1 reference, -1 other, 0 equal rates */
     bl_ztest z;
+    double z_holm;
 } bl_rpair;
 
 typedef struct bl_rwilcox {
@@ -130,6 +173,12 @@ typedef struct bl_rwilcox {
     char why[128];
     size_t ndata;                  /* data sets where both have a mean */
     bl_wilcoxon w;                 /* a = reference, b = other */
+    double p_holm;                 /* Holm over the algorithms (NaN if not run) */
+    /* Over the data sets where both have a paired mean: the reference's
+     * wins (lower mean), ties (equal at the 0.01 % shown) and losses, and
+     * those of its wins and losses the corrected t-test finds significant
+     * after Holm's adjustment. */
+    size_t win, tie, loss, sig_win, sig_loss;
 } bl_rwilcox;
 
 typedef struct bl_rstats {

@@ -179,6 +179,56 @@ static int curve_plots(bl_store *s, const bl_rexp *e, size_t d, const bl_fig_opt
     return rc;
 }
 
+/* The paired difference of each algorithm's error curve and the
+ * reference's: bands of the means overlap, this shows the gap. */
+static int diff_plot(bl_store *s, const bl_rexp *e, size_t ref, size_t d, const bl_fig_opts *o,
+                     bl_figs *fs, bl_error *err)
+{
+    if (e->na < 2 || ref >= e->na || !bl_rexp_cell(e, d, ref)->n)
+        return 0;
+    int train = train_only(e, &d, 1);
+    bl_rcurve *cv = bl_xcalloc(e->na, sizeof *cv);
+    bl_series *se = bl_xcalloc(e->na + 1, sizeof *se);
+    size_t ns = 0, longest = 0;
+    int rc = 0;
+    for (size_t a = 0; a < e->na && rc == 0; a++) {
+        if (a == ref)
+            continue;
+        rc = bl_rcell_diff_curve(s, bl_rexp_cell(e, d, ref), bl_rexp_cell(e, d, a), train, &cv[a],
+                                 err);
+        if (rc < 0 || !cv[a].runs)
+            continue;
+        int band = cv[a].runs >= 2;
+        /* the colour of algorithm a as in the other plots */
+        se[a] = (bl_series){e->algo[a], cv[a].n, cv[a].iter, cv[a].err,
+                            band ? cv[a].err_lo : NULL, band ? cv[a].err_hi : NULL, 0};
+        longest = cv[a].n > longest ? cv[a].n : longest;
+        ns++;
+    }
+    if (rc == 0 && ns) {
+        /* the zero line, in the reference's slot (its colour unused here) */
+        double zx[2] = {1, (double)(longest > 1 ? longest : 2)}, zy[2] = {0, 0};
+        se[ref] = (bl_series){NULL, 2, zx, zy, NULL, NULL, 0};
+        const char *what = train ? "training error" : "test error";
+        char *title = bl_strfmt("%s: %s minus %s's (paired, mean \xc2\xb1 1 std)", e->data[d],
+                                what, e->algo[ref]);
+        char *ylabel = bl_strfmt("%s difference, pp", what);
+        bl_lineplot p = {title, "iterations", ylabel, 1, 0, se, e->na};
+        line_fig(fs, o, &p, bl_strfmt("%sdiff-%s", o->prefix, e->data[d]), BL_FIG_DIFF, (long)d,
+                 bl_strfmt("%s: each algorithm's %s minus %s's on the same splits, in percentage "
+                           "points (below 0: lower than %s), mean \xc2\xb1 1 std of the paired "
+                           "difference vs iterations", e->data[d], what, e->algo[ref],
+                           e->algo[ref]));
+        free(title);
+        free(ylabel);
+    }
+    for (size_t a = 0; a < e->na; a++)
+        bl_rcurve_free(&cv[a]);
+    free(cv);
+    free(se);
+    return rc;
+}
+
 /* ---- sweeps ------------------------------------------------------------------------ */
 
 /* NAME{KEY=VALUE} with one key and a numeric value: 1 and the parts
@@ -525,7 +575,7 @@ int bl_figures_make(bl_store *s, const bl_rexp *e, const bl_rstats *st, const bl
 {
     memset(out, 0, sizeof *out);
     for (size_t d = 0; d < e->nd; d++)
-        if (curve_plots(s, e, d, o, out, err) < 0)
+        if (curve_plots(s, e, d, o, out, err) < 0 || diff_plot(s, e, st->ref, d, o, out, err) < 0)
             return -1;
     bl_sweep_group *g;
     size_t ng = bl_sweep_groups(e, &g);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The plots of `boostlab report`, drawn with gnuplot (plot/plot.h) into a
- * plots folder as NAME.png and NAME.svg: per data set the mean error and
- * the cumulative coefficient-step (step 4) time against the iterations,
+ * plots folder as NAME.png and NAME.svg: per data set the mean error, its
+ * paired difference to the reference algorithm, and the cumulative
+ * coefficient-step (step 4) time against the iterations,
  * per swept data set the error and time against the swept value, the
  * critical-difference diagram of the Friedman test, and the decision
  * boundaries of 2-D data sets (retrained from the experiment).
@@ -20,6 +21,7 @@
 typedef enum {
     BL_FIG_ERR,         /* error vs iterations, one data set */
     BL_FIG_TIME,        /* cumulative step-4 time vs iterations, one data set */
+    BL_FIG_DIFF,        /* paired error difference to the reference vs iterations */
     BL_FIG_SWEEP_ERR,   /* error vs a swept value, data sets d.. of a sweep */
     BL_FIG_SWEEP_TIME,  /* step-4 time per run vs a swept value */
     BL_FIG_CD,          /* critical-difference diagram */

@@ -19,6 +19,9 @@
 #define DASH "\xe2\x80\x93"     /* en dash: a missing value */
 #define MIDDOT "\xc2\xb7"
 #define STEP4 "\xe2\x91\xa3"    /* circled 4: the coefficient step */
+/* What step 4 is, said wherever the report first names it. */
+#define STEP4_DEF "the coefficient step (step " STEP4 " of the papers' boosting iteration: " \
+    "solving for the coefficients of the weak hypothesis the weak learner just added)"
 
 /* ---- the block list ---------------------------------------------------------------- */
 
@@ -36,6 +39,7 @@ typedef struct {
     char *text;             /* B_H, B_P, B_NOTE, B_CODE; B_FIG caption */
     char *fig;              /* B_FIG: plot file name without extension */
     char **label, **item;   /* B_LIST: "label: item" lines */
+    char **href;            /* B_LIST: a link target per item, or NULL */
     size_t nitem;
     tcell *cell;            /* B_TABLE: rows x cols, row 0 the header */
     size_t rows, cols;
@@ -73,12 +77,20 @@ static void text_block(blocks *d, bkind k, int level, const char *f, ...)
 #define para(d, ...) text_block(d, B_P, 0, __VA_ARGS__)
 #define notep(d, ...) text_block(d, B_NOTE, 0, __VA_ARGS__)
 
-static void item(block *b, const char *label, char *text)
+/* An item whose text links to href (NULL: plain text); takes text. */
+static void item_link(block *b, const char *label, char *text, const char *href)
 {
     b->label = bl_xrealloc(b->label, (b->nitem + 1) * sizeof *b->label);
     b->item = bl_xrealloc(b->item, (b->nitem + 1) * sizeof *b->item);
+    b->href = bl_xrealloc(b->href, (b->nitem + 1) * sizeof *b->href);
     b->label[b->nitem] = bl_strdup(label);
+    b->href[b->nitem] = href ? bl_strdup(href) : NULL;
     b->item[b->nitem++] = text;
+}
+
+static void item(block *b, const char *label, char *text)
+{
+    item_link(b, label, text, NULL);
 }
 
 /* A table; align: one 'l' or 'r' per column. */
@@ -108,6 +120,16 @@ static void header(block *b, size_t c, const char *s)
     cell(b, 0, c, 0, bl_strdup(s), NULL);
 }
 
+/* A table of rows rows whose header row names its columns: h[c] for each
+ * letter of align. */
+static block *headed_table(blocks *d, size_t rows, const char *align, const char *const *h)
+{
+    block *t = table(d, rows, align);
+    for (size_t c = 0; c < t->cols; c++)
+        header(t, c, h[c]);
+    return t;
+}
+
 static void figure(blocks *d, const bl_fig *f)
 {
     block *b = add(d, B_FIG);
@@ -124,9 +146,11 @@ static void blocks_free(blocks *d)
         for (size_t i = 0; i < b->nitem; i++) {
             free(b->label[i]);
             free(b->item[i]);
+            free(b->href[i]);
         }
         free(b->label);
         free(b->item);
+        free(b->href);
         for (size_t i = 0; i < b->rows * b->cols; i++) {
             free(b->cell[i].main);
             free(b->cell[i].tail);
@@ -216,6 +240,16 @@ static void overview(blocks *d, const bl_report_doc *rd, const bl_report_exp *x)
         free(s);
         s = t;
     }
+    if (e->expected && e->missing) {
+        char *t = bl_strfmt("%s of %zu planned: %zu missing, the store is incomplete", s,
+                            e->expected, e->missing);
+        free(s);
+        s = t;
+    } else if (e->expected) {
+        char *t = bl_strfmt("%s (all %zu planned)", s, e->expected);
+        free(s);
+        s = t;
+    }
     item(b, "Runs", s);
     char *names = join(e->data, e->nd);
     item(b, "Data sets", bl_strfmt("%zu: %s", e->nd, names));
@@ -240,6 +274,136 @@ static void overview(blocks *d, const bl_report_doc *rd, const bl_report_exp *x)
               "gives the order of the grid, could not be read or does not list them.", rd->dir);
 }
 
+/* "0-3, 7" for ascending repeats */
+static char *ranges(const int *r, size_t n)
+{
+    char *s = bl_strdup("");
+    for (size_t j = 0; j < n;) {
+        size_t k = j;
+        while (k + 1 < n && r[k + 1] == r[k] + 1)
+            k++;
+        char *t = k > j ? bl_strfmt("%s%s%d-%d", s, j ? ", " : "", r[j], r[k])
+                        : bl_strfmt("%s%s%d", s, j ? ", " : "", r[j]);
+        free(s);
+        s = t;
+        j = k + 1;
+    }
+    return s;
+}
+
+/* An incomplete store (a run killed, a job failed): what is missing and
+ * what the tables and tests do about it. */
+static void missing_section(blocks *d, const bl_rexp *e, int lv)
+{
+    if (!e->missing)
+        return;
+    heading(d, lv, "Missing runs");
+    notep(d, "The store holds %zu of the %zu runs the experiment planned: %zu are missing "
+          "(the experiment was stopped, or runs failed; `boostlab run` again adds them).  Means "
+          "in the tables are over the runs present, so cells may average different splits; "
+          "the best value of a row (bold) and the tests over data sets therefore compare the "
+          "means over the repeats every algorithm of the data set ran (\"paired repeats\" in "
+          "the data set table), and the pairwise tests use only the repeats both algorithms "
+          "ran.", e->expected - e->missing, e->expected, e->missing);
+    size_t rows = 1;
+    for (size_t c = 0; c < e->nd * e->na; c++)
+        rows += e->cell[c].nmiss > 0;
+    const char *h[] = {"data set", "algorithm", "runs present", "missing repeats"};
+    block *t = headed_table(d, rows, "llrl", h);
+    size_t r = 1;
+    for (size_t dd = 0; dd < e->nd; dd++)
+        for (size_t a = 0; a < e->na; a++) {
+            const bl_rcell *c = bl_rexp_cell(e, dd, a);
+            if (!c->nmiss)
+                continue;
+            cell(t, r, 0, 0, bl_strdup(e->data[dd]), NULL);
+            cell(t, r, 1, 0, bl_strdup(e->algo[a]), NULL);
+            cell(t, r, 2, 0, bl_strfmt("%zu of %zu", c->n, c->n + c->nmiss), NULL);
+            cell(t, r, 3, 0, ranges(c->miss, c->nmiss), NULL);
+            r++;
+        }
+}
+
+static char *count_or_dash(size_t n)
+{
+    return n ? bl_strfmt("%zu", n) : bl_strdup(DASH);
+}
+
+static void data_section(blocks *d, const bl_rexp *e, int lv)
+{
+    heading(d, lv, "Data sets");
+    para(d, "Rows of one split (training + test), features and classes as the runs recorded "
+         "them; paired repeats: those with a test error for every algorithm run on the data "
+         "set, over which the best values and the tests over data sets compare.");
+    const char *h[] = {"data set", "rows", "training rows", "test rows", "features", "classes",
+                       "paired repeats"};
+    block *t = headed_table(d, e->nd + 1, "lrrrrrr", h);
+    for (size_t dd = 0; dd < e->nd; dd++) {
+        size_t r = dd + 1;
+        cell(t, r, 0, 0, bl_strdup(e->data[dd]), NULL);
+        cell(t, r, 1, 0, count_or_dash(e->m_train[dd] + e->m_test[dd]), NULL);
+        cell(t, r, 2, 0, count_or_dash(e->m_train[dd]), NULL);
+        cell(t, r, 3, 0, count_or_dash(e->m_test[dd]), NULL);
+        cell(t, r, 4, 0, count_or_dash(e->feat[dd]), NULL);
+        cell(t, r, 5, 0, count_or_dash(e->classes[dd]), NULL);
+        cell(t, r, 6, 0, bl_strfmt("%zu", e->paired[dd]), NULL);
+    }
+}
+
+static void provenance_section(blocks *d, const bl_report_doc *rd, const bl_rexp *e, int lv)
+{
+    const bl_report_prov *pv = rd->prov;
+    heading(d, lv, "Provenance");
+    block *b = add(d, B_LIST);
+    item(b, "boostlab", bl_strdup(pv && pv->version ? pv->version : "?"));
+    item(b, "Experiment seed", bl_strdup(pv && pv->seed ? pv->seed : "not recorded"));
+    char *names = e->nhost ? join(e->host, e->nhost) : bl_strdup("not recorded");
+    item(b, "Hosts", names);
+    if (pv && pv->ini_href)
+        item_link(b, "Resolved experiment", bl_strdup("experiment.ini"), pv->ini_href);
+    else
+        item(b, "Resolved experiment", bl_strdup("experiment.ini not found"));
+    if (pv && pv->summary_href)
+        item_link(b, "Summary", bl_strdup("summary.csv"), pv->summary_href);
+    else
+        item(b, "Summary", bl_strdup("summary.csv not found"));
+    para(d, "boostlab is the program that wrote this report; the store does not record the "
+         "version of the runs (plugins.tsv below, when present, names the plugins they "
+         "loaded).");
+
+    heading(d, lv + 1, "Split seeds");
+    para(d, "Per data set, \"repeat: seed\" of the split each repeat used (every algorithm "
+         "sees the same split of a repeat).");
+    b = add(d, B_LIST);
+    for (size_t dd = 0; dd < e->nd; dd++)
+        item(b, e->data[dd], bl_strdup(*e->seeds[dd] ? e->seeds[dd] : "not recorded"));
+
+    heading(d, lv + 1, "Plugins");
+    if (!pv || !pv->nplugin) {
+        para(d, "Plugin paths and hashes: not recorded (%s).",
+             pv && pv->plugins_why ? pv->plugins_why : "no plugins.tsv in the output folder");
+    } else {
+        para(d, "The plugins the runs loaded (plugins.tsv of the output folder).");
+        const char *h[] = {"role", "name", "path", "sha256"};
+        block *t = headed_table(d, pv->nplugin + 1, "llll", h);
+        for (size_t j = 0; j < pv->nplugin; j++)
+            for (size_t c = 0; c < 4; c++)
+                cell(t, j + 1, c, 0, bl_strdup(pv->plugin[j][c] ? pv->plugin[j][c] : ""), NULL);
+    }
+
+    heading(d, lv + 1, "Algorithm parameters");
+    para(d, "Every parameter of each algorithm as resolved from its recipe and the experiment, "
+         "as its newest run stored it.");
+    for (size_t a = 0; a < e->na; a++) {
+        para(d, "%s%s%s%s", e->algo[a], *e->recipe[a] ? " (recipe " : "", e->recipe[a],
+             *e->recipe[a] ? ")" : "");
+        block *c = add(d, B_CODE);
+        c->text = bl_strdup(*e->params[a] ? e->params[a] : "(not recorded)");
+        for (size_t n = strlen(c->text); n > 0 && c->text[n - 1] == '\n';)
+            c->text[--n] = 0;
+    }
+}
+
 static void regenerate(blocks *d, const bl_report_doc *rd)
 {
     para(d, "To run the experiment again (runs the store holds are skipped) and rewrite this "
@@ -251,12 +415,12 @@ static void regenerate(blocks *d, const bl_report_doc *rd)
         b->text = bl_strdup(rd->report_cmd);
 }
 
-/* Lowest mean of data set dd (NaN when none). */
+/* Lowest paired mean of data set dd (NaN when none). */
 static double row_best(const bl_rexp *e, size_t dd)
 {
     double best = NAN;
     for (size_t a = 0; a < e->na; a++) {
-        double m = bl_rexp_cell(e, dd, a)->te_mean;
+        double m = bl_rexp_cell(e, dd, a)->pm_mean;
         if (isfinite(m) && !(m >= best))
             best = m;
     }
@@ -305,16 +469,6 @@ static int test_heading(blocks *d, int lv, const char *title, int ok, const char
     return ok;
 }
 
-/* A table of rows rows whose header row names its columns: h[c] for each
- * letter of align. */
-static block *headed_table(blocks *d, size_t rows, const char *align, const char *const *h)
-{
-    block *t = table(d, rows, align);
-    for (size_t c = 0; c < t->cols; c++)
-        header(t, c, h[c]);
-    return t;
-}
-
 /* Row r of a comparison the test could not make: dashes in columns
  * [from, last), the reason in column last. */
 static void omitted_row(block *t, size_t r, size_t from, size_t last, const char *why)
@@ -340,7 +494,9 @@ static void error_table(blocks *d, const bl_report_exp *x, int lv)
         anypaper |= e->cell[c].paper_mean != NULL;
     para(d, "Test error in %%: mean (standard deviation) over the repeats; the lowest mean of "
          "each data set in bold.%s%s",
-         e->rep_min < e->rep_max ? " \"n=R\" marks a cell with fewer repeats than the others." : "",
+         e->rep_min < e->rep_max ? " \"n=R\" marks a cell with fewer repeats than the others; "
+                                   "bold marks the lowest mean over the paired repeats (those "
+                                   "every algorithm of the data set ran), not over n=R." : "",
          anypaper ? " \"paper\" is the number the paper printed for the same data set and "
                     "algorithm." : "");
     block *t = data_algo_table(d, e);
@@ -358,7 +514,7 @@ static void error_table(blocks *d, const bl_report_exp *x, int lv)
             }
             /* equal to the best up to rounding: averaged errors may differ
              * in their last bits only */
-            int bold = isfinite(c->te_mean) && c->te_mean - best <= 1e-12 * fabs(best) + 1e-15;
+            int bold = isfinite(c->pm_mean) && c->pm_mean - best <= 1e-12 * fabs(best) + 1e-15;
             cell(t, dd + 1, a + 1, bold, pct_ms(c->te_mean, c->te_std), tail);
         }
     }
@@ -369,13 +525,26 @@ static void error_table(blocks *d, const bl_report_exp *x, int lv)
 static void time_table(blocks *d, const bl_rexp *e, int lv)
 {
     heading(d, lv, "Time");
-    para(d, "Mean seconds per run: in the coefficient step (step " STEP4 ") / in all (weak "
-         "learner, coefficients and bookkeeping).");
+    para(d, "Mean seconds per run: in " STEP4_DEF " / in all (weak learner, coefficients and "
+         "bookkeeping).");
+    /* one number of decimals for the whole table, enough for two significant
+     * digits of its smallest time */
+    double lo = INFINITY;
+    for (size_t c = 0; c < e->nd * e->na; c++) {
+        if (isfinite(e->cell[c].tc_mean) && e->cell[c].tc_mean > 0)
+            lo = fmin(lo, e->cell[c].tc_mean);
+        if (isfinite(e->cell[c].tt_mean) && e->cell[c].tt_mean > 0)
+            lo = fmin(lo, e->cell[c].tt_mean);
+    }
+    int dec = isfinite(lo) ? 1 - (int)floor(log10(lo)) : 3;
+    dec = dec < 0 ? 0 : dec > 6 ? 6 : dec;
+    char fmt[16];
+    snprintf(fmt, sizeof fmt, "%%.%df", dec);
     block *t = data_algo_table(d, e);
     for (size_t dd = 0; dd < e->nd; dd++) {
         for (size_t a = 0; a < e->na; a++) {
             const bl_rcell *c = bl_rexp_cell(e, dd, a);
-            char *tc = num(c->tc_mean, "%.3g"), *tt = num(c->tt_mean, "%.3g");
+            char *tc = num(c->tc_mean, fmt), *tt = num(c->tt_mean, fmt);
             char *tail = fewer(e, c);
             cell(t, dd + 1, a + 1, 0, bl_strfmt("%s / %s%s", tc, tt, tail), NULL);
             free(tc);
@@ -414,9 +583,9 @@ static void friedman_section(blocks *d, const bl_report_exp *x, int lv)
                       "Friedman test", st->fr_why))
         return;
     const bl_friedman_result *fr = &st->fr;
-    para(d, "Friedman test on the mean test errors of %zu algorithms over %zu data sets "
-         "(Dem\xc5\xa1" "ar 2006): each data set ranks the algorithms, 1 = lowest error, ties "
-         "sharing their average rank.%s", e->na, st->fr_n,
+    para(d, "Friedman test on the mean test errors (over the paired repeats) of %zu "
+         "algorithms over %zu data sets (Dem\xc5\xa1" "ar 2006): each data set ranks the "
+         "algorithms, 1 = lowest error, ties sharing their average rank.%s", e->na, st->fr_n,
          st->fr_n < e->nd ? " Data sets without a test error for every algorithm are left "
                             "out." : "");
     const char *h[] = {"position", "algorithm", "average rank"};
@@ -485,10 +654,13 @@ static void wilcoxon_section(blocks *d, const bl_report_exp *x, int lv)
          "two-sided, alpha = %g.  R+ sums the ranks of the data sets where %s has the higher "
          "error, R- those where it has the lower; T = min(R+, R-) is significant when at most "
          "the critical value (exact tables, N = data sets with a difference); p is exact "
-         "(normal approximation when N > %d).", ref, st->alpha, ref, BL_WILCOXON_EXACT_MAX);
+         "(normal approximation when N > %d); the p-values of the %zu comparisons are "
+         "Holm-adjusted, and with more than one \"significant\" is by the Holm p.  Data sets "
+         "compare by their mean over the paired repeats.", ref, st->alpha, ref,
+         BL_WILCOXON_EXACT_MAX, e->na - 1);
     const char *h[] = {"algorithm", "data sets", "R+", "R-", "T", "N", "critical T", "p",
-                       "significant"};
-    block *t = headed_table(d, e->na, "lrrrrrrrl", h);
+                       "p (Holm)", "significant"};
+    block *t = headed_table(d, e->na, "lrrrrrrrrl", h);
     size_t r = 1;
     for (size_t a = 0; a < e->na; a++) {
         if (a == st->ref)
@@ -497,7 +669,7 @@ static void wilcoxon_section(blocks *d, const bl_report_exp *x, int lv)
         cell(t, r, 0, 0, bl_strfmt("%s vs %s", ref, e->algo[a]), NULL);
         cell(t, r, 1, 0, bl_strfmt("%zu", w->ndata), NULL);
         if (!w->ok) {
-            omitted_row(t, r, 2, 8, w->why);
+            omitted_row(t, r, 2, 9, w->why);
         } else {
             cell(t, r, 2, 0, bl_strfmt("%g", w->w.r_plus), NULL);
             cell(t, r, 3, 0, bl_strfmt("%g", w->w.r_minus), NULL);
@@ -507,7 +679,9 @@ static void wilcoxon_section(blocks *d, const bl_report_exp *x, int lv)
                  NULL);
             char *p = pval(w->w.p_exact >= 0 ? w->w.p_exact : w->w.p_normal);
             cell(t, r, 7, 0, p, bl_strdup(w->w.p_exact >= 0 ? "" : " (normal)"));
-            significance(t, r, 8, w->w.significant);
+            cell(t, r, 8, 0, pval(w->p_holm), NULL);
+            /* the critical value agrees with p for one comparison; with more, Holm decides */
+            significance(t, r, 9, e->na > 2 ? w->p_holm <= st->alpha : w->w.significant);
         }
         r++;
     }
@@ -543,32 +717,39 @@ static void ttest_row(block *t, size_t r, const bl_report_exp *x, size_t a, cons
     (void)a;
     cell(t, r, 2, 0, bl_strfmt("%zu", p->t_n), NULL);
     if (!p->t_ok) {
-        omitted_row(t, r, 3, 6, p->t_why);
+        omitted_row(t, r, 3, 9, p->t_why);
         return;
     }
     cell(t, r, 3, 0, bl_strfmt("%+.2f", 100 * p->t.mean_diff), NULL);
-    cell(t, r, 4, 0, num(p->t.t, "%.3f"), NULL);
-    cell(t, r, 5, 0, pval(p->t.p), NULL);
-    significance(t, r, 6, p->t.p <= x->st->alpha);
+    cell(t, r, 4, 0, num(p->test_train, "%.3f"), NULL);
+    cell(t, r, 5, 0, num(p->tc.t, "%.3f"), NULL);
+    cell(t, r, 6, 0, pval(p->tc.p), NULL);
+    cell(t, r, 7, 0, pval(p->tc_holm), NULL);
+    cell(t, r, 8, 0, pval(p->t.p), NULL);
+    significance(t, r, 9, p->tc_holm <= x->st->alpha);
 }
 
 static void ztest_row(block *t, size_t r, const bl_report_exp *x, size_t a, const bl_rpair *p)
 {
     const char *ref = x->e->algo[x->st->ref];
-    cell(t, r, 2, 0, bl_strfmt("%.0f / %.0f", p->e_ref, p->n_ref), NULL);
-    cell(t, r, 3, 0, bl_strfmt("%.0f / %.0f", p->e_oth, p->n_oth), NULL);
+    cell(t, r, 2, 0, bl_strfmt("%zu", p->z_n), NULL);
+    cell(t, r, 3, 0, p->z_n ? bl_strfmt("%.1f / %.1f", p->e_ref, p->n_ref) : bl_strdup(DASH),
+         NULL);
+    cell(t, r, 4, 0, p->z_n ? bl_strfmt("%.1f / %.1f", p->e_oth, p->n_oth) : bl_strdup(DASH),
+         NULL);
     /* the AOSO paper's relative improvement of the reference (same n) */
     double R = (p->e_oth / p->n_oth - p->e_ref / p->n_ref) / (p->e_oth / p->n_oth);
-    cell(t, r, 4, 0, isfinite(R) ? num(R, "%.4f") : bl_strdup(DASH), NULL);
+    cell(t, r, 5, 0, p->z_n && isfinite(R) ? num(R, "%.4f") : bl_strdup(DASH), NULL);
     if (!p->z_ok) {
-        omitted_row(t, r, 5, 8, p->z_why);
+        omitted_row(t, r, 6, 10, p->z_why);
         return;
     }
-    cell(t, r, 5, 0,
+    cell(t, r, 6, 0,
          bl_strdup(p->better > 0 ? ref : p->better < 0 ? x->e->algo[a] : "equal rates"), NULL);
-    cell(t, r, 6, 0, num(p->z.z, "%.3f"), NULL);
-    cell(t, r, 7, 0, pval(p->z.p), NULL);
-    significance(t, r, 8, p->better != 0 && p->z.p <= x->st->alpha);
+    cell(t, r, 7, 0, num(p->z.z, "%.3f"), NULL);
+    cell(t, r, 8, 0, pval(p->z.p), NULL);
+    cell(t, r, 9, 0, pval(p->z_holm), NULL);
+    significance(t, r, 10, p->better != 0 && p->z_holm <= x->st->alpha);
 }
 
 /* A section of per-data-set comparisons: heading (or the note that the
@@ -589,31 +770,101 @@ static void pair_section(blocks *d, const bl_report_exp *x, int lv, const char *
 static void ttest_section(blocks *d, const bl_report_exp *x, int lv)
 {
     const char *ref = x->e->algo[x->st->ref];
-    const char *h[] = {"data set", "algorithm", "pairs", "mean difference (pp)", "t", "p",
-                       "significant"};
-    pair_section(d, x, lv, "Paired t-test over splits, per data set", "Paired t-tests",
+    const char *h[] = {"data set", "algorithm", "pairs", "mean difference (pp)",
+                       "n_test / n_train", "t (corrected)", "p (corrected)", "p (Holm)",
+                       "p (plain t, too small)", "significant"};
+    pair_section(d, x, lv, "Paired t-test over splits, per data set (Nadeau-Bengio corrected)",
+                 "Paired t-tests",
                  bl_strfmt("Test errors of %s and each other algorithm on the same splits "
-                           "(repeats paired by index); the difference is %s minus the other, in "
-                           "percentage points (negative: %s has the lower error); two-sided p, "
-                           "alpha = %g.", ref, ref, ref, x->st->alpha),
-                 "llrrrrl", h, ttest_row);
+                           "(repeats paired by index, only those both ran); the difference is %s "
+                           "minus the other, in percentage points (negative: %s has the lower "
+                           "error).  The J random splits of a data set share most of their "
+                           "training rows, so their differences are correlated and the plain "
+                           "paired t-test, which takes them as independent, finds differences "
+                           "far too often; the corrected resampled t-test of Nadeau and Bengio "
+                           "(2003) multiplies the variance by 1/J + n_test/n_train instead of "
+                           "1/J.  Two-sided p; Holm's step-down adjustment over the %zu tests "
+                           "of this table keeps the chance of any false finding at alpha = %g, "
+                           "and \"significant\" is by the Holm p.  The plain p is shown only for "
+                           "comparison with papers that used it.",
+                           ref, ref, ref, x->e->nd * (x->e->na - 1), x->st->alpha),
+                 "llrrrrrrrl", h, ttest_row);
 }
 
 static void ztest_section(blocks *d, const bl_report_exp *x, int lv)
 {
     const char *ref = x->e->algo[x->st->ref];
-    char *h3 = bl_strfmt("%s errors / n", ref);
-    const char *h[] = {"data set", "algorithm", h3, "other errors / n", "R", "better", "z",
-                       "p (one-sided)", "significant"};
+    char *h3 = bl_strfmt("%s errors / n per split", ref);
+    const char *h[] = {"data set", "algorithm", "repeats", h3, "other errors / n per split",
+                       "R", "better", "z", "p (one-sided)", "p (Holm)", "significant"};
     pair_section(d, x, lv, "Two-proportion z-test on error counts, per data set", "z-tests",
-                 bl_strfmt("Test errors counted over all repeats (errors = test error x test "
-                           "examples, per run) for %s and each other algorithm; R = (other's "
-                           "rate - %s's) / other's, %s's relative improvement; one-sided test "
-                           "(unpooled variance, as Sun et al. 2014) that the one with the lower "
-                           "error rate is better, alpha = %g.",
+                 bl_strfmt("Test errors of one split (errors = test error x test examples), "
+                           "averaged over the repeats both algorithms ran, for %s and each other "
+                           "algorithm; R = (other's rate - %s's) / other's, %s's relative "
+                           "improvement; one-sided test (unpooled variance, as Sun et al. 2014) "
+                           "that the one with the lower error rate is better, Holm-adjusted over "
+                           "the table, alpha = %g.  The counts are those of one split, not the "
+                           "sum over the repeats: the test rows of repeated splits overlap and "
+                           "the models share training rows, so pooling them would count the "
+                           "same evidence J times.  Even so the test takes the test rows as "
+                           "independent and ignores how the models vary with the training set: "
+                           "it says whether the rates differ on a test set of this size, not "
+                           "whether one algorithm is better on this data set (the corrected "
+                           "t-test above answers that).",
                            ref, ref, ref, x->st->alpha),
-                 "llrrrlrrl", h, ztest_row);
+                 "llrrrrlrrrl", h, ztest_row);
     free(h3);
+}
+
+/* Which test answers which question, said once before them. */
+static void tests_intro(blocks *d, const bl_report_exp *x)
+{
+    para(d, "Significance level alpha = %g; reference algorithm for the pairwise tests: %s.",
+         x->st->alpha, x->e->algo[x->st->ref]);
+    block *b = add(d, B_LIST);
+    item(b, "Over data sets", bl_strdup("Friedman with Nemenyi, and Wilcoxon signed-rank: is "
+         "one algorithm better across data sets? Valid with the data sets as independent "
+         "samples (the more data sets the better); they use the mean errors over the paired "
+         "repeats, so each algorithm is measured on the same splits."));
+    item(b, "Per data set", bl_strdup("the corrected resampled t-test: is one algorithm better "
+         "on this data set, over random training sets of this size? The plain paired t-test "
+         "over overlapping splits is not valid for that and is shown for comparison only."));
+    item(b, "Per test set", bl_strdup("the two-proportion z-test: do the error rates differ on "
+         "one test set of this size? It takes the test rows as independent and ignores the "
+         "variation of the training sets, so it overstates evidence about the algorithms."));
+    item(b, "Many comparisons", bl_strdup("each table of pairwise tests is one family, "
+         "Holm-adjusted: \"significant\" means the adjusted p is at most alpha."));
+}
+
+/* Wins, ties and losses of the reference over the data sets. */
+static void wtl_section(blocks *d, const bl_report_exp *x, int lv)
+{
+    const bl_rexp *e = x->e;
+    const bl_rstats *st = x->st;
+    if (e->na < 2)
+        return;
+    const char *ref = e->algo[st->ref];
+    heading(d, lv, "Wins, ties and losses");
+    para(d, "Data sets where %s has the lower mean test error over the paired repeats (win), "
+         "the same at the two decimals shown (tie) or the higher (loss); significant: those of "
+         "the wins and losses the corrected t-test finds at alpha = %g after Holm's "
+         "adjustment.", ref, st->alpha);
+    const char *h[] = {"comparison", "wins", "ties", "losses", "significant wins",
+                       "significant losses"};
+    block *t = headed_table(d, e->na, "lrrrrr", h);
+    size_t r = 1;
+    for (size_t a = 0; a < e->na; a++) {
+        if (a == st->ref)
+            continue;
+        const bl_rwilcox *w = &st->wx[a];
+        cell(t, r, 0, 0, bl_strfmt("%s vs %s", ref, e->algo[a]), NULL);
+        cell(t, r, 1, 0, bl_strfmt("%zu", w->win), NULL);
+        cell(t, r, 2, 0, bl_strfmt("%zu", w->tie), NULL);
+        cell(t, r, 3, 0, bl_strfmt("%zu", w->loss), NULL);
+        cell(t, r, 4, 0, bl_strfmt("%zu", w->sig_win), NULL);
+        cell(t, r, 5, 0, bl_strfmt("%zu", w->sig_loss), NULL);
+        r++;
+    }
 }
 
 static void plots_section(blocks *d, const bl_report_doc *rd, const bl_report_exp *x, int lv)
@@ -624,13 +875,18 @@ static void plots_section(blocks *d, const bl_report_doc *rd, const bl_report_ex
         notep(d, "%s", rd->plots_note);
         return;
     }
-    para(d, "Curves are means over the repeats with a band of one standard deviation; a run "
-         "that stopped before the others (no weak hypothesis left to improve the dual) is "
-         "carried forward at its final value, so every point averages all repeats.");
+    para(d, "Curves are means over the repeats with a light band of one standard deviation; "
+         "where the bands of two algorithms overlap, the difference plot below them shows the "
+         "gap: per iteration, the mean over the paired repeats of each algorithm's test error "
+         "minus the reference's, with a band of one standard deviation of that paired "
+         "difference.  A run that stopped before the others (no weak hypothesis left to "
+         "improve the dual) is carried forward at its final value, so every point averages "
+         "all repeats.  Time plots show " STEP4_DEF ".");
     for (size_t dd = 0; dd < e->nd; dd++) {
         const bl_fig *f1 = find_fig(x->figs, BL_FIG_ERR, (long)dd, -1);
         const bl_fig *f2 = find_fig(x->figs, BL_FIG_TIME, (long)dd, -1);
-        int any = f1 || f2;
+        const bl_fig *f3 = find_fig(x->figs, BL_FIG_DIFF, (long)dd, -1);
+        int any = f1 || f2 || f3;
         for (size_t a = 0; a < e->na; a++)
             any |= find_fig(x->figs, BL_FIG_BOUNDARY, (long)dd, (long)a) != NULL;
         if (!any)
@@ -638,6 +894,8 @@ static void plots_section(blocks *d, const bl_report_doc *rd, const bl_report_ex
         heading(d, lv + 1, "%s", e->data[dd]);
         if (f1)
             figure(d, f1);
+        if (f3)
+            figure(d, f3);
         if (f2)
             figure(d, f2);
         for (size_t a = 0; a < e->na; a++) {
@@ -682,18 +940,21 @@ static void build(blocks *d, const bl_report_doc *rd)
             regenerate(d, rd);
         for (size_t k = 0; k < x->e->nnote; k++)
             notep(d, "%s", x->e->note[k]);
+        missing_section(d, x->e, lv + 1);
         heading(d, lv + 1, "Results");
+        data_section(d, x->e, lv + 2);
         error_table(d, x, lv + 2);
         time_table(d, x->e, lv + 2);
         train_table(d, x->e, lv + 2);
         heading(d, lv + 1, "Statistical tests");
-        para(d, "Significance level alpha = %g; reference algorithm for the pairwise tests: %s.",
-             x->st->alpha, x->e->algo[x->st->ref]);
+        tests_intro(d, x);
+        wtl_section(d, x, lv + 2);
         friedman_section(d, x, lv + 2);
         wilcoxon_section(d, x, lv + 2);
         ttest_section(d, x, lv + 2);
         ztest_section(d, x, lv + 2);
         plots_section(d, rd, x, lv + 1);
+        provenance_section(d, rd, x->e, lv + 1);
     }
 }
 
@@ -903,7 +1164,14 @@ static void html_blocks(const blocks *d, const bl_report_doc *rd, FILE *f)
                 fputs("<li><b>", f);
                 bl_html_escape(b->label[i], f);
                 fputs(":</b> ", f);
+                if (b->href[i]) {
+                    fputs("<a href=\"", f);
+                    bl_html_escape(b->href[i], f);
+                    fputs("\">", f);
+                }
                 bl_html_escape(b->item[i], f);
+                if (b->href[i])
+                    fputs("</a>", f);
                 fputs("</li>\n", f);
             }
             fputs("</ul>\n", f);
@@ -944,6 +1212,17 @@ static void html_blocks(const blocks *d, const bl_report_doc *rd, FILE *f)
 }
 
 /* ---- Markdown --------------------------------------------------------------------------- */
+
+/* A link target in Markdown: characters that would end it percent-encoded. */
+static void md_href(const char *s, FILE *f)
+{
+    for (; *s; s++) {
+        if (*s == ' ' || *s == '(' || *s == ')' || *s == '<' || *s == '>' || (unsigned char)*s < 32)
+            fprintf(f, "%%%02X", (unsigned char)*s);
+        else
+            fputc(*s, f);
+    }
+}
 
 static void md_cell(FILE *f, const tcell *c)
 {
@@ -1000,7 +1279,14 @@ static void md_blocks(const blocks *d, const bl_report_doc *rd, FILE *f)
                 fputs("- **", f);
                 bl_md_escape(b->label[i], f);
                 fputs(":** ", f);
+                if (b->href[i])
+                    fputc('[', f);
                 bl_md_escape(b->item[i], f);
+                if (b->href[i]) {
+                    fputs("](", f);
+                    md_href(b->href[i], f);
+                    fputc(')', f);
+                }
                 fputc('\n', f);
             }
             fputc('\n', f);

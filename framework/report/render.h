@@ -24,6 +24,19 @@ typedef struct bl_report_exp {
     const char *paper;          /* the paper's CSV whose numbers are shown, or NULL */
 } bl_report_exp;
 
+/* What the report knows of where its numbers came from. */
+typedef struct bl_report_prov {
+    const char *version;        /* boostlab version and commit of this program */
+    const char *seed;           /* the experiment's seed, or NULL */
+    const char *ini_href;       /* link to experiment.ini from the report, or NULL */
+    const char *summary_href;   /* link to summary.csv, or NULL */
+    /* plugins.tsv of the output folder: rows of role, name, path, sha256;
+     * plugins_why says why there are none (NULL with rows) */
+    char *(*plugin)[4];
+    size_t nplugin;
+    const char *plugins_why;
+} bl_report_prov;
+
 typedef struct bl_report_doc {
     const char *dir;            /* the output folder reported on */
     const char *run_cmd;        /* command that reruns the experiment, or NULL */
@@ -33,6 +46,7 @@ typedef struct bl_report_doc {
     const char *plots_note;     /* why there are no plots, or NULL */
     const char *plot_dir;       /* folder holding the plots' .svg files */
     const char *plot_rel;       /* the same, relative to the Markdown file */
+    const bl_report_prov *prov;
 } bl_report_doc;
 
 int bl_render_html(const bl_report_doc *doc, const char *path, bl_error *err);

@@ -194,44 +194,79 @@ int bl_summary_write(const bl_summary *s, bl_error *err)
     return write_summary_json(s, err);
 }
 
-void bl_summary_print(const bl_summary *s, FILE *f)
+/* "m (s)" in %, "-" when m is not finite */
+static void pct_ms(char *buf, size_t n, double m, double sd)
 {
-    size_t any = 0;
-    for (size_t j = 0; j < s->nd * s->na * s->nr; j++)
-        any += s->done[j];
-    if (!any)
+    if (!isfinite(m))
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, "%.2f (%.2f)", 100 * m, isfinite(sd) ? 100 * sd : 0.0);
+}
+
+static void secs(char *buf, size_t n, double v)
+{
+    if (isfinite(v))
+        snprintf(buf, n, "%.3f", v);
+    else
+        snprintf(buf, n, "-");
+}
+
+void bl_summary_lines_print(const bl_summary_line *l, size_t n, int exp_col, FILE *f)
+{
+    if (!n)
         return;
-    double *buf = bl_xmalloc((s->nr + 1) * sizeof *buf);
-    size_t wd = 8, wa = 9;
-    for (size_t d = 0; d < s->nd; d++)
-        if (strlen(s->ex->data[d].name) > wd)
-            wd = strlen(s->ex->data[d].name);
-    for (size_t a = 0; a < s->na; a++)
-        if (strlen(s->ex->algo[a].name) > wa)
-            wa = strlen(s->ex->algo[a].name);
+    size_t we = 10, wd = 8, wa = 9;
+    for (size_t j = 0; j < n; j++) {
+        if (exp_col && l[j].experiment && strlen(l[j].experiment) > we)
+            we = strlen(l[j].experiment);
+        if (strlen(l[j].data) > wd)
+            wd = strlen(l[j].data);
+        if (strlen(l[j].algo) > wa)
+            wa = strlen(l[j].algo);
+    }
+    if (exp_col)
+        fprintf(f, "%-*s  ", (int)we, "experiment");
     fprintf(f, "%-*s  %-*s  %4s  %-15s  %-15s  %6s  %9s  %9s  %9s\n", (int)wd, "data",
             (int)wa, "algorithm", "runs", "test error %", "train error %", "iters", "weak s",
             "coef s", "ms/iter");
+    for (size_t j = 0; j < n; j++) {
+        const bl_summary_line *x = &l[j];
+        char te[48], tr[48], tw[32], tc[32], ms[32];
+        pct_ms(te, sizeof te, x->te_mean, x->te_std);
+        pct_ms(tr, sizeof tr, x->tr_mean, x->tr_std);
+        secs(tw, sizeof tw, x->t_weak);
+        secs(tc, sizeof tc, x->t_coef);
+        secs(ms, sizeof ms, isfinite(x->t_total) && x->iters > 0 ? 1000 * x->t_total / x->iters
+                            : isfinite(x->t_total) ? 0.0 : NAN);
+        if (exp_col)
+            fprintf(f, "%-*s  ", (int)we, x->experiment ? x->experiment : "");
+        fprintf(f, "%-*s  %-*s  %4zu  %-15s  %-15s  %6.0f  %9s  %9s  %9s\n", (int)wd, x->data,
+                (int)wa, x->algo, x->runs, te, tr, x->iters, tw, tc, ms);
+    }
+}
+
+void bl_summary_print(const bl_summary *s, FILE *f)
+{
+    double *buf = bl_xmalloc((s->nr + 1) * sizeof *buf);
+    bl_summary_line *l = bl_xmalloc((s->nd * s->na + 1) * sizeof *l);
+    size_t nl = 0;
     for (size_t d = 0; d < s->nd; d++)
         for (size_t a = 0; a < s->na; a++) {
             size_t n;
             double it = mean_iters(s, d, a, &n);
             if (!n)
                 continue;
-            char te[32], tr[32];
-            cell(s, d, a, fields[0].off, buf);
-            snprintf(te, sizeof te, "%.2f (%.2f)", 100 * bl_mean(buf, n), 100 * bl_std(buf, n));
-            cell(s, d, a, fields[1].off, buf);
-            snprintf(tr, sizeof tr, "%.2f (%.2f)", 100 * bl_mean(buf, n), 100 * bl_std(buf, n));
-            cell(s, d, a, fields[2].off, buf);
-            double tw = bl_mean(buf, n);
-            cell(s, d, a, fields[3].off, buf);
-            double tc = bl_mean(buf, n);
-            cell(s, d, a, fields[4].off, buf);
-            double tt = bl_mean(buf, n);
-            fprintf(f, "%-*s  %-*s  %4zu  %-15s  %-15s  %6.0f  %9.3f  %9.3f  %9.3f\n", (int)wd,
-                    s->ex->data[d].name, (int)wa, s->ex->algo[a].name, n, te, tr, it, tw, tc,
-                    it > 0 ? 1000 * tt / it : 0.0);
+            double v[NFIELDS][2];
+            for (size_t k = 0; k < NFIELDS; k++) {
+                cell(s, d, a, fields[k].off, buf);
+                v[k][0] = bl_mean(buf, n);
+                v[k][1] = bl_std(buf, n);
+            }
+            l[nl++] = (bl_summary_line){s->ex->name, s->ex->data[d].name, s->ex->algo[a].name, n,
+                                        v[0][0], v[0][1], v[1][0], v[1][1], it, v[2][0], v[3][0],
+                                        v[4][0]};
         }
+    bl_summary_lines_print(l, nl, 0, f);
+    free(l);
     free(buf);
 }

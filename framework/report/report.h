@@ -36,5 +36,20 @@ int bl_summary_write(const bl_summary *s, bl_error *err);
  * coefficient phases, and milliseconds per iteration in all. */
 void bl_summary_print(const bl_summary *s, FILE *f);
 
+/* One line of that table, for callers with another source (`boostlab
+ * results --summary` reads the store): means and standard deviations
+ * (bl_mean, bl_std) over the runs; a NaN mean is shown as "-". */
+typedef struct bl_summary_line {
+    const char *experiment;     /* shown in a first column when exp_col */
+    const char *data, *algo;
+    size_t runs;
+    double te_mean, te_std, tr_mean, tr_std, iters, t_weak, t_coef, t_total;
+} bl_summary_line;
+
+/* Print the table of lines l[0..n) (a header, then one row each), with an
+ * experiment column when exp_col.  bl_summary_print uses it, so both
+ * commands print the same table. */
+void bl_summary_lines_print(const bl_summary_line *l, size_t n, int exp_col, FILE *f);
+
 
 #endif

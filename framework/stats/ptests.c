@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Parametric pairwise tests: the paired t-test over splits of one data set
- * and the one-sided two-proportion z-test on test-error counts used by the
- * AOSO-LogitBoost paper. */
+ * (plain and Nadeau-Bengio corrected), the one-sided two-proportion z-test
+ * on test-error counts used by the AOSO-LogitBoost paper, and Holm's
+ * adjustment for a family of tests. */
 #include "stats/stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include <gsl/gsl_cdf.h>
 
-int bl_paired_t(const double *a, const double *b, size_t n, bl_ttest *out)
+/* Both t-tests: the variance of the mean difference is sd^2 * vfac. */
+static int paired_t(const double *a, const double *b, size_t n, double vfac, bl_ttest *out)
 {
     if (!a || !b || !out || n < 2)
         return -1;
@@ -48,11 +51,69 @@ int bl_paired_t(const double *a, const double *b, size_t n, bl_ttest *out)
         }
         return 0;
     }
-    out->t = mean / (sd / sqrt(nn));
+    out->t = mean / (sd * sqrt(vfac));
     /* Upper tails (Q) rather than 1 - P keep small p-values accurate. */
     out->p = fmin(1, 2 * gsl_cdf_tdist_Q(fabs(out->t), out->df));
     out->p_less = gsl_cdf_tdist_P(out->t, out->df);
     out->p_greater = gsl_cdf_tdist_Q(out->t, out->df);
+    return 0;
+}
+
+int bl_paired_t(const double *a, const double *b, size_t n, bl_ttest *out)
+{
+    return n < 2 ? -1 : paired_t(a, b, n, 1.0 / (double)n, out);
+}
+
+int bl_corrected_t(const double *a, const double *b, size_t n, double test_train, bl_ttest *out)
+{
+    if (n < 2 || !isfinite(test_train) || test_train < 0)
+        return -1;
+    return paired_t(a, b, n, 1.0 / (double)n + test_train, out);
+}
+
+int bl_holm(const double *p, size_t n, double *adj)
+{
+    if ((!p || !adj) && n)
+        return -1;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(p[i]))
+            continue;
+        if (!(p[i] >= 0 && p[i] <= 1))
+            return -1;
+        m++;
+    }
+    /* indices of the family sorted by p (insertion sort: families are small) */
+    size_t *ord = malloc((m ? m : 1) * sizeof *ord);
+    double *q = malloc((n ? n : 1) * sizeof *q);
+    if (!ord || !q) {
+        free(ord);
+        free(q);
+        return -1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        q[i] = p[i];
+        if (isnan(p[i]))
+            continue;
+        size_t at = k++;
+        while (at > 0 && p[ord[at - 1]] > p[i]) {
+            ord[at] = ord[at - 1];
+            at--;
+        }
+        ord[at] = i;
+    }
+    double run = 0; /* the running maximum makes the adjusted p monotone */
+    for (size_t j = 0; j < m; j++) {
+        double v = fmin(1, (double)(m - j) * q[ord[j]]);
+        run = fmax(run, v);
+        adj[ord[j]] = run;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (isnan(q[i]))
+            adj[i] = NAN;
+    free(ord);
+    free(q);
     return 0;
 }
 

@@ -2,8 +2,10 @@
 /* Significance tests behind `boostlab report`, for comparing algorithms head
  * to head the way the boosting papers do:
  *   - Wilcoxon signed-rank test over data sets, exact and normal (wilcoxon.c);
- *   - paired t-test over splits and the one-sided two-proportion z-test on
- *     error counts (ptests.c);
+ *   - paired t-test over splits, its Nadeau-Bengio correction for
+ *     overlapping training sets, the one-sided two-proportion z-test on
+ *     error counts, and Holm's step-down adjustment of a family of p-values
+ *     (ptests.c);
  *   - Friedman / Iman-Davenport test over N data sets x k algorithms, the
  *     Nemenyi critical difference and the groups a CD diagram draws
  *     (friedman.c).
@@ -80,6 +82,26 @@ typedef struct bl_ttest {
  * t distribution: all differences zero gives t = 0, p = 1 (one-sided 0.5);
  * otherwise t = +-inf, p = 0 and the one-sided p is 0 or 1. */
 int bl_paired_t(const double *a, const double *b, size_t n, bl_ttest *out);
+
+/* Corrected resampled t-test of C. Nadeau and Y. Bengio, "Inference for the
+ * generalization error", Machine Learning 52:239-281, 2003: n random splits
+ * of one data set share most of their training rows, so the differences
+ * are correlated and the plain paired t-test is far too liberal.  The
+ * variance of the mean difference sd^2 / n becomes sd^2 (1/n + test_train)
+ * with test_train = n_test / n_train of a split (> 0; 0 gives the plain
+ * test).  Fields as bl_paired_t (t uses the corrected variance; df = n - 1);
+ * the same zero-variance cases. */
+int bl_corrected_t(const double *a, const double *b, size_t n, double test_train,
+                   bl_ttest *out);
+
+/* Holm's step-down adjustment: adj[i] = max over j <= rank(i) of
+ * min(1, (m - j + 1) p_(j)), p_(1) <= ... <= p_(m) the sorted p-values, so
+ * rejecting every adj[i] <= alpha keeps the family-wise error rate at alpha
+ * (S. Holm, Scand. J. Statist. 6:65-70, 1979).  NaN entries (tests not
+ * made) are not in the family: m counts the others and their adj is NaN.
+ * p and adj may be the same array.  -1 for NULL pointers or a p outside
+ * [0, 1]. */
+int bl_holm(const double *p, size_t n, double *adj);
 
 typedef struct bl_ztest {
     double p1, p2;   /* error rates e1/n1, e2/n2 */

@@ -52,8 +52,18 @@ recipe = mcboost-log
 recipe = samme
 INI
 
-"$BL" run --quiet --jobs 2 --output "$TMP/res" "$TMP/rep.ini" >/dev/null 2>"$TMP/run.err" ||
+"$BL" run --quiet --jobs 2 --output "$TMP/res" "$TMP/rep.ini" >"$TMP/run.out" 2>"$TMP/run.err" ||
   fail "run: $(cat "$TMP/run.err")"
+# `results --summary` prints run's table: same columns, same order (that of
+# experiment.ini: moons after wine), and filters with run's --algorithm
+"$BL" results --summary "$TMP/res" >"$TMP/sum.out" || fail "results --summary"
+diff "$TMP/run.out" "$TMP/sum.out" >"$TMP/sum.diff" || fail "results --summary is not run's table: $(cat "$TMP/sum.diff")"
+head -1 "$TMP/sum.out" | grep -q "iters.*weak s.*coef s.*ms/iter" || fail "summary columns: $(head -1 "$TMP/sum.out")"
+"$BL" results --summary --algorithm samme "$TMP/res" >"$TMP/sum1.out" || fail "results --algorithm"
+[[ $(tail -n +2 "$TMP/sum1.out" | wc -l) -eq 3 && -z $(tail -n +2 "$TMP/sum1.out" | grep -v " samme ") ]] ||
+  fail "results --algorithm samme: $(cat "$TMP/sum1.out")"
+"$BL" results --summary --algo samme "$TMP/res" | cmp -s - "$TMP/sum1.out" || fail "--algo no longer works"
+"$BL" results --help | grep -q -- "--algorithm GLOB" || fail "results --help does not name --algorithm"
 "$BL" report "$TMP/res" >"$TMP/rep.out" 2>"$TMP/rep.err" || fail "report: $(cat "$TMP/rep.err")"
 R=$TMP/res/report
 [[ -s $R/report.html ]] || fail "no report.html"
@@ -126,6 +136,99 @@ n=$(grep -c "<svg" "$R/report.html")
 [[ $n -eq $(ls "$R/plots"/*.svg | wc -l) ]] || fail "report.html inlines $n SVGs, plots/ holds $(ls "$R/plots"/*.svg | wc -l)"
 fi
 
+# plots at page width with the key below, and the paired difference plot
+if ((have_gp)); then
+  [[ -s $R/plots/diff-iris.svg ]] || fail "no difference plot: $(ls "$R/plots" | tr '\n' ' ')"
+  grep -q 'width="1100"' "$R/plots/err-iris.svg" || fail "error plot is not page-wide"
+  grep -q "minus exp's on the same splits" "$R/report.md" || fail "no caption of the difference plot"
+fi
+
+# step 4 is defined where the page first names it; one precision per time table
+python3 - "$R/report.md" <<'PY' || fail "step 4 or the time table"
+import re, sys
+md = open(sys.argv[1]).read()
+first = md.index("\u2463")
+assert md[first - 6:first + 40].startswith("(step \u2463 of the papers' boosting"), md[first - 40:first + 60]
+sec = md.split("### Time", 1)[1].split("###", 1)[0]
+decs = set()
+for line in sec.splitlines():
+    if line.startswith("|") and not line.startswith("| :") and "data set" not in line:
+        for c in line.strip("|").split("|")[1:]:
+            for v in re.findall(r"[0-9]+\.([0-9]+)", c):
+                decs.add(len(v))
+assert len(decs) == 1, decs
+PY
+
+# the data sets, and the tests recomputed from the runs: Nadeau-Bengio
+# corrected t (variance x (1/J + n_test/n_train)), Holm over the table,
+# wins/ties/losses
+grep -Eq '^\| iris \| 150 \| 105 \| 45 \| 4 \| 3 \| 3 \|$' "$R/report.md" || fail "no data set table row for iris"
+grep -Eq '^\| moons \| 120 \| 84 \| 36 \| 2 \| 2 \| 3 \|$' "$R/report.md" || fail "no data set table row for moons"
+python3 - "$TMP/all.csv" "$R/report.md" <<'PY' || fail "corrected t-test, Holm or wins/ties/losses wrong"
+import csv, math, re, statistics, sys
+runs = list(csv.DictReader(open(sys.argv[1])))
+err = {(r["data"], r["algo"], int(r["rep"])): float(r["test_err"]) for r in runs}
+ratio = {(r["data"], int(r["rep"])): int(r["m_test"]) / int(r["m_train"]) for r in runs}
+md = open(sys.argv[2]).read()
+sec = md.split("### Paired t-test", 1)[1].split("###", 1)[0]
+rows = [[c.strip() for c in l.strip("|").split("|")] for l in sec.splitlines() if l.startswith("| ") and " vs " in l]
+assert len(rows) == 6, rows
+ps = []
+for data, pair, n, md_, rt, t, p, holm, plain, sig in rows:
+    ref, oth = pair.split(" vs ")
+    d = [err[(data, ref, j)] - err[(data, oth, j)] for j in range(3)]
+    rho = statistics.mean(ratio[(data, j)] for j in range(3))
+    m, v = statistics.mean(d), statistics.variance(d)
+    want_t = m / math.sqrt(v * (1 / 3 + rho)) if v > 0 else 0.0
+    assert abs(float(t) - want_t) < 1.5e-3 * max(1, abs(want_t)), (data, pair, t, want_t)
+    # the plain t is larger in size: its p is never above the corrected one
+    assert float(plain) <= float(p) + 1e-4, (plain, p)
+    ps.append(float(p))
+# Holm from the printed p-values (4 decimals)
+order = sorted(range(len(ps)), key=lambda i: ps[i])
+adj, run = [0] * len(ps), 0
+for j, i in enumerate(order):
+    run = max(run, min(1, (len(ps) - j) * ps[i]))
+    adj[i] = run
+for r, a in zip(rows, adj):
+    assert abs(float(r[7]) - a) < 1e-3, (r, a)
+    assert (r[9] == "**yes**") == (float(r[7]) <= 0.05), r
+# wins/ties/losses of exp against each other over the data sets
+sec = md.split("### Wins, ties and losses", 1)[1].split("###", 1)[0]
+for oth in ("log", "samme"):
+    line = [l for l in sec.splitlines() if l.startswith("| exp vs %s " % oth)][0]
+    w, t, l = [int(c) for c in line.strip("|").split("|")[1:4]]
+    want = [0, 0, 0]
+    for data in ("iris", "wine", "moons"):
+        a = round(1e4 * statistics.mean(err[(data, "exp", j)] for j in range(3)))
+        b = round(1e4 * statistics.mean(err[(data, oth, j)] for j in range(3)))
+        want[0 if a < b else 2 if a > b else 1] += 1
+    assert [w, t, l] == want, (oth, [w, t, l], want)
+PY
+for s in "Nadeau and Bengio" "Holm-adjusted" "Per data set:" "Per test set:" "Over data sets:" \
+         "not the sum over the repeats"; do
+  grep -q "$s" "$R/report.md" || fail "report.md does not say '$s'"
+done
+
+# provenance: version and commit, seed, split seeds, parameters, hosts,
+# links to experiment.ini and summary.csv, plugins (not recorded, then from
+# plugins.tsv)
+for s in "## Provenance" "boostlab:\*\* [0-9.]*, commit [^ ]" "Experiment seed:\*\* " \
+         "iris:\*\* 0: [0-9]*, 1: [0-9]*, 2: [0-9]*" "samme (recipe samme)" "loss = samme-exp" \
+         "Plugin paths and hashes: not recorded" "\[experiment.ini\](../experiment.ini)" \
+         "\[summary.csv\](../summary.csv)"; do
+  grep -q "$s" "$R/report.md" || fail "report.md provenance lacks '$s'"
+done
+grep -q '<a href="../experiment.ini">experiment.ini</a>' "$R/report.html" || fail "report.html does not link experiment.ini"
+grep -q '<a href="../summary.csv">summary.csv</a>' "$R/report.html" || fail "report.html does not link summary.csv"
+printf 'role\tname\tpath\tsha256\nloss\tmargin-exp\t/usr/lib/boostlab/loss_margin_exp.so\t%064d\n' 7 >"$TMP/res/plugins.tsv"
+"$BL" report -q --no-plots -o "$TMP/prov" "$TMP/res" || fail "report with plugins.tsv"
+grep -Eq '^\| loss \| margin-exp \| /usr/lib/boostlab/loss\\?_margin\\?_exp.so \| 0{63}7 \|$' "$TMP/prov/report.md" ||
+  fail "plugins.tsv not shown: $(grep -A4 '### Plugins' "$TMP/prov/report.md")"
+# links from a report written elsewhere still find the files
+grep -q "\[experiment.ini\](../res/experiment.ini)" "$TMP/prov/report.md" || fail "relative link from -o"
+rm "$TMP/res/plugins.tsv"
+
 # --reference, --alpha and --output
 "$BL" report --reference samme --alpha 0.1 --output "$TMP/ref" --no-plots "$TMP/res" 2>"$TMP/e" ||
   fail "report --reference: $(cat "$TMP/e")"
@@ -157,6 +260,30 @@ db.commit()
 PY
 "$BL" report "$TMP/odd" 2>"$TMP/e" || fail "report of an odd store: $(cat "$TMP/e")"
 grep -q "n=2" "$TMP/odd/report/report.md" || fail "a cell with fewer repeats is not marked"
+# an incomplete store says so, lists what is missing and compares only paired runs
+O=$TMP/odd/report/report.md
+grep -q "Runs:\*\* 26 of 27 planned: 1 missing, the store is incomplete" "$O" || fail "incomplete store not said"
+grep -Eq '^\| iris \| log \| 2 of 3 \| 2 \|$' "$O" || fail "missing run not listed: $(grep -A6 '## Missing' "$O")"
+grep -Eq '^\| iris \| [0-9]+ \| [0-9]+ \| [0-9]+ \| 4 \| 3 \| 2 \|$' "$O" || fail "iris has not 2 paired repeats"
+"$BL" results --format csv "$TMP/odd" >"$TMP/odd.csv" || fail "results csv of the odd store"
+python3 - "$TMP/odd.csv" "$O" <<'PY' || fail "incomplete store: bold or tests not over the paired runs"
+import csv, re, statistics, sys
+runs = [r for r in csv.DictReader(open(sys.argv[1])) if r["data"] == "iris"]
+err = {(r["algo"], int(r["rep"])): float(r["test_err"]) for r in runs}
+md = open(sys.argv[2]).read()
+# bold by the means over repeats 0 and 1, which all three ran
+pm = {a: round(1e4 * statistics.mean(err[(a, j)] for j in (0, 1))) for a in ("exp", "log", "samme")}
+best = min(pm.values())
+sec = md.split("### Test error", 1)[1].split("###", 1)[0]
+cells = [c.strip() for c in [l for l in sec.splitlines() if l.startswith("| iris ")][0].strip("|").split("|")]
+got = {a for a, c in zip(("exp", "log", "samme"), cells[1:]) if c.startswith("**")}
+assert got == {a for a in pm if pm[a] == best}, (got, pm)
+# t and z tests of exp vs log on iris use the 2 repeats both ran
+for title in ("### Paired t-test", "### Two-proportion z-test"):
+    sec = md.split(title, 1)[1].split("###", 1)[0]
+    assert re.search(r"^\| iris \| exp vs log \| 2 \|", sec, re.M), (title, sec)
+    assert re.search(r"^\| iris \| exp vs samme \| 3 \|", sec, re.M), (title, sec)
+PY
 grep -q "store order" "$TMP/odd/report/report.md" || fail "no note on the missing experiment.ini"
 ((have_gp)) && ! grep -q "decision boundaries skipped" "$TMP/odd/report/report.md" &&
   fail "no note on skipped boundaries"

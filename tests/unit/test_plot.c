@@ -192,6 +192,37 @@ Test(plot, lines_basic)
     assert_no_children();
 }
 
+/* The report shows line plots at page width: the size, the key below the
+ * plot (not on the right, where it took a third of the width), readable
+ * titles and light bands, read from the script gnuplot was given. */
+Test(plot, lines_layout)
+{
+    char script[300], body[700];
+    snprintf(script, sizeof script, "%s/script.gp", bindir);
+    snprintf(body, sizeof body, "tee '%s' | exec gnuplot", script);
+    setenv("BOOSTLAB_GNUPLOT", fake_gnuplot(body), 1);
+    bl_error err = {{0}};
+    cr_assert_eq(simple_lines("Test error", "a rather long algorithm name for a key", &err), 0,
+                 "%s", err.msg);
+    check_outputs("lines");
+    size_t n;
+    char *s = slurp(script, &n);
+    char want[128];
+    snprintf(want, sizeof want, "set terminal svg size %d,%d", BL_LINEPLOT_WIDTH,
+             BL_LINEPLOT_HEIGHT);
+    cr_assert_not_null(strstr(s, want), "%s", s);
+    cr_assert_geq(BL_LINEPLOT_WIDTH, 1000);
+    cr_assert_not_null(strstr(s, "set key below"), "%s", s);
+    cr_assert_null(strstr(s, "outside right"), "%s", s);
+    cr_assert_null(strstr(s, "key right"), "%s", s);
+    cr_assert_not_null(strstr(s, "'Test error' font ',16'"), "%s", s);
+    cr_assert_not_null(strstr(s, "set tics font ',13'"), "%s", s);
+    cr_assert_not_null(strstr(s, "transparent solid 0.1 "), "%s", s);
+    free(s);
+    snprintf(want, sizeof want, "width=\"%d\"", BL_LINEPLOT_WIDTH);
+    cr_assert(svg_has("lines", want));
+}
+
 Test(plot, lines_errorbars_loglog)
 {
     double x[5] = {2, 4, 8, 16, 32}, y[5] = {0.1, 0.3, 1.1, 4.2, 17};

@@ -304,6 +304,74 @@ Test(ptests, paired_t_zero_variance)
     cr_assert_eq(bl_paired_t(NULL, d, 3, &r), -1);
 }
 
+/* Two-sided p of Student's t with 3 df in closed form: the CDF is
+ * 1/2 + (1/pi) (x / (sqrt(3) (1 + x^2/3)) + atan(x / sqrt(3))). */
+static double p_t3(double t)
+{
+    double x = fabs(t);
+    return 1 - (2 / M_PI) * (x / (sqrt(3.0) * (1 + x * x / 3)) + atan(x / sqrt(3.0)));
+}
+
+Test(ptests, corrected_t_nadeau_bengio)
+{
+    /* d = 1, 2, 1, 2: mean 1.5, sample variance 1/3.  Plain: t = 1.5 /
+     * sqrt(1/3 / 4) = 3 sqrt(3) = 5.196.  Corrected with 20 % test rows
+     * (n_test / n_train = 1/4): variance (1/3)(1/4 + 1/4) = 1/6, t = 1.5
+     * sqrt(6) = 3.674, p = 0.0349 instead of 0.0138. */
+    double a[] = {10, 12, 11, 13}, b[] = {9, 10, 10, 11};
+    bl_ttest r;
+    cr_assert_eq(bl_paired_t(a, b, 4, &r), 0);
+    cr_assert_float_eq(r.t, 3 * sqrt(3.0), 1e-12);
+    cr_assert_float_eq(r.p, p_t3(3 * sqrt(3.0)), 1e-10);
+    cr_assert_float_eq(r.p, 0.0138468, 1e-6);
+    cr_assert_eq(bl_corrected_t(a, b, 4, 0.25, &r), 0);
+    cr_assert_float_eq(r.mean_diff, 1.5, 1e-14);
+    cr_assert_float_eq(r.sd_diff, sqrt(1.0 / 3), 1e-14);
+    cr_assert_float_eq(r.df, 3, 0);
+    cr_assert_float_eq(r.t, 1.5 * sqrt(6.0), 1e-12);
+    cr_assert_float_eq(r.p, p_t3(1.5 * sqrt(6.0)), 1e-10);
+    cr_assert_float_eq(r.p, 0.0348970, 1e-6);
+    cr_assert_float_eq(r.p_greater, r.p / 2, 1e-12);
+    /* test_train = 0 is the plain test; the sign follows the difference */
+    cr_assert_eq(bl_corrected_t(b, a, 4, 0, &r), 0);
+    cr_assert_float_eq(r.t, -3 * sqrt(3.0), 1e-12);
+    /* zero variance as the plain test; bad input */
+    double c[] = {1, 2, 3}, d[] = {1, 2, 3};
+    cr_assert_eq(bl_corrected_t(c, d, 3, 0.5, &r), 0);
+    cr_assert_float_eq(r.p, 1, 0);
+    cr_assert_eq(bl_corrected_t(a, b, 4, -0.1, &r), -1);
+    cr_assert_eq(bl_corrected_t(a, b, 4, NAN, &r), -1);
+    cr_assert_eq(bl_corrected_t(a, b, 1, 0.25, &r), -1);
+}
+
+Test(ptests, holm)
+{
+    /* sorted: 0.005 x 4 = 0.02, 0.01 x 3 = 0.03, 0.03 x 2 = 0.06, 0.04 x 1
+     * = 0.04, raised to the running maximum 0.06 */
+    double p[] = {0.01, 0.04, 0.03, 0.005}, adj[4];
+    cr_assert_eq(bl_holm(p, 4, adj), 0);
+    cr_assert_float_eq(adj[0], 0.03, 1e-15);
+    cr_assert_float_eq(adj[1], 0.06, 1e-15);
+    cr_assert_float_eq(adj[2], 0.06, 1e-15);
+    cr_assert_float_eq(adj[3], 0.02, 1e-15);
+    /* NaN is no member of the family (m = 3): 0.02 x 3 = 0.06, 0.6 x 2 =
+     * 1.2 capped at 1, 0.7 x 1 raised to 1; in place */
+    double q[] = {0.6, NAN, 0.02, 0.7};
+    cr_assert_eq(bl_holm(q, 4, q), 0);
+    cr_assert_float_eq(q[0], 1, 0);
+    cr_assert(isnan(q[1]));
+    cr_assert_float_eq(q[2], 0.06, 1e-15);
+    cr_assert_float_eq(q[3], 1, 0);
+    /* ties keep their order and get the same adjusted value */
+    double t[] = {0.01, 0.01}, ta[2];
+    cr_assert_eq(bl_holm(t, 2, ta), 0);
+    cr_assert_float_eq(ta[0], 0.02, 1e-15);
+    cr_assert_float_eq(ta[1], 0.02, 1e-15);
+    double bad[] = {1.5};
+    cr_assert_eq(bl_holm(bad, 1, ta), -1);
+    cr_assert_eq(bl_holm(NULL, 0, NULL), 0);
+}
+
 Test(ptests, ztest_errors)
 {
     /* 20/200 vs 35/200: z = 0.075 / sqrt((.1 .9 + .175 .825) / 200). */
