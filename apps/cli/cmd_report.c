@@ -181,11 +181,14 @@ static char *relative_to(const char *from, const char *file)
     return t;
 }
 
-/* DIR/plugins.tsv (role, name, path, sha256 per line, an optional header
- * line starting with "role"), written by `boostlab run`: the plugins the
- * runs loaded.  Fills pv->plugin, or pv->plugins_why. */
+/* DIR/plugins.tsv as `boostlab run` writes it: a header line naming the
+ * columns (plugin, role, hash64, file, since), then one row per plugin file
+ * used.  Columns are found by their header names, so the report shows what
+ * the file holds whatever the order.  Fills pv->plugin (role, plugin, file,
+ * hash64, since), or pv->plugins_why. */
 static void read_plugins(const char *dir, bl_report_prov *pv)
 {
+    static const char *const want[BL_PROV_COLS] = {"role", "plugin", "file", "hash64", "since"};
     char *path = bl_path_join(dir, "plugins.tsv");
     FILE *f = fopen(path, "r");
     free(path);
@@ -195,20 +198,35 @@ static void read_plugins(const char *dir, bl_report_prov *pv)
     }
     char *line = NULL;
     size_t cap = 0;
-    ssize_t len;
-    while ((len = getline(&line, &cap, f)) >= 0) {
+    int col[BL_PROV_COLS], have_head = 0;
+    while (getline(&line, &cap, f) >= 0) {
         line[strcspn(line, "\r\n")] = 0;
-        if (!*line || *line == '#' || !strncmp(line, "role\t", 5))
+        if (!*line || *line == '#')
             continue;
-        pv->plugin = bl_xrealloc(pv->plugin, (pv->nplugin + 1) * sizeof *pv->plugin);
-        char **row = pv->plugin[pv->nplugin++], *p = line;
-        for (int c = 0; c < 4; c++) {
+        char *field[16];
+        int nf = 0;
+        for (char *p = line; nf < 16;) {
+            field[nf++] = p;
             size_t n = strcspn(p, "\t");
-            row[c] = bl_xmalloc(n + 1);
-            memcpy(row[c], p, n);
-            row[c][n] = 0;
-            p += n + (p[n] == '\t');
+            if (!p[n])
+                break;
+            p[n] = 0;
+            p += n + 1;
         }
+        if (!have_head) { /* the header: where each column is */
+            for (int c = 0; c < BL_PROV_COLS; c++) {
+                col[c] = -1;
+                for (int j = 0; j < nf; j++)
+                    if (!strcmp(field[j], want[c]))
+                        col[c] = j;
+            }
+            have_head = 1;
+            continue;
+        }
+        pv->plugin = bl_xrealloc(pv->plugin, (pv->nplugin + 1) * sizeof *pv->plugin);
+        char **row = pv->plugin[pv->nplugin++];
+        for (int c = 0; c < BL_PROV_COLS; c++)
+            row[c] = bl_strdup(col[c] >= 0 && col[c] < nf ? field[col[c]] : "");
     }
     free(line);
     fclose(f);
@@ -219,7 +237,7 @@ static void read_plugins(const char *dir, bl_report_prov *pv)
 static void prov_free(bl_report_prov *pv)
 {
     for (size_t j = 0; j < pv->nplugin; j++)
-        for (int c = 0; c < 4; c++)
+        for (int c = 0; c < BL_PROV_COLS; c++)
             free(pv->plugin[j][c]);
     free(pv->plugin);
     free((char *)pv->version);

@@ -384,10 +384,11 @@ static void provenance_section(blocks *d, const bl_report_doc *rd, const bl_rexp
              pv && pv->plugins_why ? pv->plugins_why : "no plugins.tsv in the output folder");
     } else {
         para(d, "The plugins the runs loaded (plugins.tsv of the output folder).");
-        const char *h[] = {"role", "name", "path", "sha256"};
-        block *t = headed_table(d, pv->nplugin + 1, "llll", h);
+        const char *h[BL_PROV_COLS] = {"role", "plugin", "file", "hash64 (FNV-1a)",
+                                       "first used"};
+        block *t = headed_table(d, pv->nplugin + 1, "lllll", h);
         for (size_t j = 0; j < pv->nplugin; j++)
-            for (size_t c = 0; c < 4; c++)
+            for (size_t c = 0; c < BL_PROV_COLS; c++)
                 cell(t, j + 1, c, 0, bl_strdup(pv->plugin[j][c] ? pv->plugin[j][c] : ""), NULL);
     }
 

@@ -24,15 +24,19 @@ typedef struct bl_report_exp {
     const char *paper;          /* the paper's CSV whose numbers are shown, or NULL */
 } bl_report_exp;
 
+/* Columns of a plugins.tsv row as the report keeps them. */
+#define BL_PROV_COLS 5
+
 /* What the report knows of where its numbers came from. */
 typedef struct bl_report_prov {
     const char *version;        /* boostlab version and commit of this program */
     const char *seed;           /* the experiment's seed, or NULL */
     const char *ini_href;       /* link to experiment.ini from the report, or NULL */
     const char *summary_href;   /* link to summary.csv, or NULL */
-    /* plugins.tsv of the output folder: rows of role, name, path, sha256;
-     * plugins_why says why there are none (NULL with rows) */
-    char *(*plugin)[4];
+    /* plugins.tsv of the output folder: rows of role, plugin, file,
+     * hash64 and since (BL_PROV_COLS); plugins_why says why there are
+     * none (NULL with rows) */
+    char *(*plugin)[BL_PROV_COLS];
     size_t nplugin;
     const char *plugins_why;
 } bl_report_prov;

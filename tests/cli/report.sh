@@ -211,19 +211,25 @@ for s in "Nadeau and Bengio" "Holm-adjusted" "Per data set:" "Per test set:" "Ov
 done
 
 # provenance: version and commit, seed, split seeds, parameters, hosts,
-# links to experiment.ini and summary.csv, plugins (not recorded, then from
-# plugins.tsv)
+# links to experiment.ini and summary.csv, the plugins the run recorded in
+# plugins.tsv (then none recorded, then a made-up file)
 for s in "## Provenance" "boostlab:\*\* [0-9.]*, commit [^ ]" "Experiment seed:\*\* " \
          "iris:\*\* 0: [0-9]*, 1: [0-9]*, 2: [0-9]*" "samme (recipe samme)" "loss = samme-exp" \
-         "Plugin paths and hashes: not recorded" "\[experiment.ini\](../experiment.ini)" \
-         "\[summary.csv\](../summary.csv)"; do
+         "\[experiment.ini\](../experiment.ini)" "\[summary.csv\](../summary.csv)"; do
   grep -q "$s" "$R/report.md" || fail "report.md provenance lacks '$s'"
 done
+[[ -s $TMP/res/plugins.tsv ]] || fail "boostlab run wrote no plugins.tsv"
+grep -Eq '^\| loss \| samme-exp \| /[^|]*\.so \| [0-9a-f]{16} \| [0-9T:Z-]+ \|$' "$R/report.md" ||
+  fail "the run's plugins.tsv is not shown: $(grep -A6 '### Plugins' "$R/report.md")"
+mv "$TMP/res/plugins.tsv" "$TMP/plugins.tsv.run"
+"$BL" report -q --no-plots -o "$TMP/noprov" "$TMP/res" || fail "report without plugins.tsv"
+grep -q "Plugin paths and hashes: not recorded" "$TMP/noprov/report.md" ||
+  fail "a folder without plugins.tsv is not said to have none"
 grep -q '<a href="../experiment.ini">experiment.ini</a>' "$R/report.html" || fail "report.html does not link experiment.ini"
 grep -q '<a href="../summary.csv">summary.csv</a>' "$R/report.html" || fail "report.html does not link summary.csv"
-printf 'role\tname\tpath\tsha256\nloss\tmargin-exp\t/usr/lib/boostlab/loss_margin_exp.so\t%064d\n' 7 >"$TMP/res/plugins.tsv"
+printf 'plugin\trole\thash64\tfile\tsince\nmargin-exp\tloss\t%016d\t/usr/lib/boostlab/loss_margin_exp.so\t2026-01-02T03:04:05Z\n' 7 >"$TMP/res/plugins.tsv"
 "$BL" report -q --no-plots -o "$TMP/prov" "$TMP/res" || fail "report with plugins.tsv"
-grep -Eq '^\| loss \| margin-exp \| /usr/lib/boostlab/loss\\?_margin\\?_exp.so \| 0{63}7 \|$' "$TMP/prov/report.md" ||
+grep -Eq '^\| loss \| margin-exp \| /usr/lib/boostlab/loss\\?_margin\\?_exp.so \| 0{15}7 \| 2026-01-02T03:04:05Z \|$' "$TMP/prov/report.md" ||
   fail "plugins.tsv not shown: $(grep -A4 '### Plugins' "$TMP/prov/report.md")"
 # links from a report written elsewhere still find the files
 grep -q "\[experiment.ini\](../res/experiment.ini)" "$TMP/prov/report.md" || fail "relative link from -o"
