@@ -56,7 +56,8 @@ CORE_SRC=(framework/util/error.c framework/util/fsutil.c framework/util/textio.c
   framework/util/rng.c
   framework/data/dataset.c framework/data/csv.c framework/data/libsvm.c
   framework/data/idx.c framework/data/split.c
-  framework/config/ini.c framework/config/experiment.c framework/config/sweep.c
+  framework/config/ini.c framework/config/experiment.c framework/config/recipes.c
+  framework/config/sweep.c
   framework/plugin/loader.c framework/plugin/params.c
   framework/engine/model.c framework/engine/project.c framework/engine/objective.c
   framework/engine/param.c)

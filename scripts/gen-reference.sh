@@ -115,8 +115,9 @@ block() {
 
 The output of `boostlab --help` and of `boostlab COMMAND --help` for every command, verbatim,
 except that the install prefix (`configure --prefix`, `/usr/local` by default) is written
-`PREFIX`. The same texts are the man pages (`man boostlab`, `man boostlab-run`, ...; generated
-from them by help2man).
+`PREFIX`. The man pages (`man boostlab`, `man boostlab-run`, ...) are these texts, made by
+help2man, with each page's one-line description and examples from `docs/man/PAGE.h2m` and the
+environment variables from `docs/man/common.h2m`.
 
 EOF
   printf 'Commands:'

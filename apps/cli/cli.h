@@ -13,6 +13,7 @@ enum { BL_EXIT_OK = 0, BL_EXIT_FAIL = 1, BL_EXIT_USAGE = 2 };
 
 int cmd_run(int argc, char **argv);
 int cmd_plugins(int argc, char **argv);
+int cmd_recipes(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_results(int argc, char **argv);

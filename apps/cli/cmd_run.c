@@ -4,6 +4,7 @@
  * store as each run finishes; runs the store holds already are skipped.
  * The output folder also gets the resolved experiment.ini and plugins.tsv,
  * the plugin files the runs used. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <time.h>
@@ -73,7 +74,16 @@ typedef struct {
 
 static int same_str(const char *a, const char *b)
 {
-    return a == b || (a && b && strcmp(a, b) == 0);
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* d and e read the same files the same way (bl_load_data gives the same). */
+static int same_files(const bl_data_spec *d, const bl_data_spec *e)
+{
+    return d->format == e->format && same_str(d->file, e->file) &&
+           same_str(d->test_file, e->test_file) && same_str(d->labels, e->labels) &&
+           same_str(d->test_labels, e->test_labels) && same_str(d->classes, e->classes) &&
+           same_str(d->label, e->label) && same_str(d->drop, e->drop);
 }
 
 /* Read every data file of the experiment (each file once), as a run
@@ -83,14 +93,7 @@ static int check_data(const bl_experiment *ex, bl_error *err)
     for (size_t d = 0; d < ex->ndata; d++) {
         const bl_data_spec *ds = &ex->data[d];
         size_t e = 0;
-        while (e < d && !(ex->data[e].format == ds->format &&
-                          same_str(ex->data[e].file, ds->file) &&
-                          same_str(ex->data[e].test_file, ds->test_file) &&
-                          same_str(ex->data[e].label, ds->label) &&
-                          same_str(ex->data[e].labels, ds->labels) &&
-                          same_str(ex->data[e].test_labels, ds->test_labels) &&
-                          same_str(ex->data[e].classes, ds->classes) &&
-                          same_str(ex->data[e].drop, ds->drop)))
+        while (e < d && !same_files(&ex->data[e], ds))
             e++;
         if (e < d)
             continue;
@@ -120,16 +123,135 @@ static void warn_given_repeats(const bl_experiment *ex)
     }
 }
 
+/* The whole file at path (NUL-terminated, length in *n), or NULL. */
+static char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t cap = 0;
+    *n = 0;
+    for (;;) {
+        if (cap - *n < 4096)
+            buf = bl_xrealloc(buf, cap = cap * 2 + 4096);
+        size_t got = fread(buf + *n, 1, cap - *n - 1, f);
+        *n += got;
+        if (got == 0)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    buf[*n] = 0;
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* OUTPUT/experiment.ini: every parameter as used.  An identical file is
+ * left alone; a different one (the experiment changed since the folder's
+ * earlier runs, which the store still holds) is kept as experiment.ini.N,
+ * N one above the highest there, before the new one is written. */
 static int write_resolved(const bl_experiment *ex, const char *dir, bl_error *err)
 {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return bl_errf(err, "out of memory");
+    bl_experiment_write(ex, mem);
+    fclose(mem);
     char *path = bl_path_join(dir, "experiment.ini");
+    size_t oldlen = 0;
+    char *old = slurp(path, &oldlen);
+    int rc = 0;
+    if (old && oldlen == len && !memcmp(old, text, len)) {
+        free(old);
+        free(text);
+        free(path);
+        return 0;
+    }
+    if (old) {
+        char *keep = NULL;
+        for (int n = 1; !keep; n++) {
+            keep = bl_strfmt("%s.%d", path, n);
+            if (bl_file_exists(keep)) {
+                free(keep);
+                keep = NULL;
+            }
+        }
+        if (rename(path, keep) != 0)
+            rc = bl_errf(err, "cannot keep the previous %s as %s: %s", path, keep,
+                         strerror(errno));
+        free(keep);
+    }
+    free(old);
     bl_atomic a;
-    int rc = bl_atomic_open(&a, path, err);
+    if (rc == 0)
+        rc = bl_atomic_open(&a, path, err);
     free(path);
-    if (rc < 0)
-        return -1;
-    bl_experiment_write(ex, a.f);
-    return bl_atomic_commit(&a, err);
+    if (rc == 0) {
+        fwrite(text, 1, len, a.f);
+        rc = bl_atomic_commit(&a, err);
+    }
+    free(text);
+    return rc;
+}
+
+/* Read every data set that a run still to do needs, before anything is
+ * written into an output folder that holds earlier runs: a data file that
+ * does not parse must fail the rerun with the folder untouched.  The store
+ * is only read here (a read-write connection, because a read-only one
+ * leaves its -wal and -shm files behind); runs it holds need no data. */
+static int check_pending_data(const run_ctx *c, const char *outdir, bl_error *err)
+{
+    const bl_experiment *ex = &c->ex;
+    char *store_path = bl_path_join(outdir, "results.sqlite");
+    char *ini_path = bl_path_join(outdir, "experiment.ini");
+    int earlier = bl_file_exists(store_path) || bl_file_exists(ini_path);
+    free(ini_path);
+    bl_store *st = NULL;
+    int rc = 0;
+    if (earlier && bl_file_exists(store_path))
+        rc = bl_store_open(store_path, &st, err);
+    free(store_path);
+    if (!earlier || rc < 0)
+        return rc;
+    for (size_t d = 0; d < ex->ndata && rc == 0; d++) {
+        const bl_data_spec *ds = &ex->data[d];
+        int need = 0;
+        if (c->only_data && !bl_globs_match(c->only_data, ds->name, ds->base))
+            continue;
+        for (int r = 0; r < bl_data_repeats(ex, d) && !need && rc == 0; r++)
+            for (size_t a = 0; a < ex->nalgo && !need && rc == 0; a++) {
+                const bl_algo_spec *as = &ex->algo[a];
+                if (bl_algo_skips(as, ds) ||
+                    (c->only_algo && !bl_globs_match(c->only_algo, as->name, as->base)))
+                    continue;
+                bl_job j = {d, a, r};
+                bl_run_key key;
+                bl_job_key(ex, &j, &key);
+                int have = st ? bl_store_has(st, &key, err) : 0;
+                rc = have < 0 ? -1 : 0;
+                need = have == 0;
+            }
+        /* the variants of a swept [data] section read the same files */
+        for (size_t e = 0; e < d && need; e++)
+            need = !same_files(&ex->data[e], ds);
+        if (rc == 0 && need) {
+            bl_dataset all, test;
+            rc = bl_load_data(ds, &all, &test, err);
+            if (rc == 0) {
+                bl_dataset_free(&all);
+                bl_dataset_free(&test);
+            }
+        }
+    }
+    if (st)
+        bl_store_close(st);
+    return rc;
 }
 
 /* The folders of BOOSTLAB_PLUGIN_PATH join the experiment's plugin_path in
@@ -530,8 +652,11 @@ int cmd_run(int argc, char **argv)
     c.only_data = only_data;
     c.only_algo = only_algo;
     bl_summary_init(&c.sum, &c.ex, outdir);
-    /* fail on a bad filter or an unwritable output folder before any work */
+    /* fail on a bad filter, bad data or an unwritable output folder before
+     * any work, and before anything is written */
     rc = check_filters(&c, &err);
+    if (rc == 0)
+        rc = check_pending_data(&c, outdir, &err);
     if (rc == 0)
         rc = bl_mkdirs(outdir, &err);
     if (rc == 0 && bl_clean_stale_tmp(outdir) && !quiet)

@@ -20,6 +20,8 @@ static void usage(FILE *f)
           "  report DIR             tables, statistical tests and plots of an output folder,\n"
           "                         as one HTML page and a Markdown file\n"
           "  plugins [NAME]         list plugins, or show one plugin's parameters\n"
+          "  recipes [NAME]         list the recipes and where each was found, or show\n"
+          "                         one recipe's keys\n"
           "  check-plugin FILE.so   run a plugin's role contract on random problems\n"
           "  new ROLE NAME [DIR]    start a plugin from the template of its role\n"
           "  train                  train one model on a data file and save it\n"
@@ -62,6 +64,8 @@ int main(int argc, char **argv)
         return cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "plugins"))
         return cmd_plugins(argc - 1, argv + 1);
+    if (!strcmp(cmd, "recipes"))
+        return cmd_recipes(argc - 1, argv + 1);
     if (!strcmp(cmd, "train"))
         return cmd_train(argc - 1, argv + 1);
     if (!strcmp(cmd, "predict"))
@@ -81,6 +85,6 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "track"))
         return cmd_track(argc - 1, argv + 1);
     fprintf(stderr, "boostlab: unknown command '%s' (commands: run, results, report, plugins, "
-            "check-plugin, new, train, predict, synth, segment, track)\n", cmd);
+            "recipes, check-plugin, new, train, predict, synth, segment, track)\n", cmd);
     return BL_EXIT_USAGE;
 }

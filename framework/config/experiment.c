@@ -18,6 +18,7 @@
 #include "../util/fsutil.h"
 #include "../util/rng.h"
 #include "ini.h"
+#include "recipes.h"
 #include "sweep.h"
 
 /* ---- small value parsers -------------------------------------------- */
@@ -315,60 +316,21 @@ void bl_algo_init(bl_algo_spec *a)
     a->gamma = 1.0;
 }
 
-static char *find_recipe(const char *name, const char *from)
-{
-    char file[512];
-    snprintf(file, sizeof file, "%s.ini", name);
-    const char *env = getenv("BOOSTLAB_CONFIG_PATH");
-    if (env && *env) {
-        char *copy = bl_strdup(env), *save = NULL;
-        for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
-            char *p = bl_path_join(tok, file);
-            if (bl_file_exists(p)) {
-                free(copy);
-                return p;
-            }
-            free(p);
-        }
-        free(copy);
-    }
-    /* configs/ beside the experiment file or in one of its parents */
-    char *dir = from ? bl_strdup(from) : NULL;
-    for (int up = 0; dir && up < 6; up++) {
-        char *cfg = bl_path_join(dir, "configs");
-        char *p = bl_path_join(cfg, file);
-        free(cfg);
-        if (bl_file_exists(p)) {
-            free(dir);
-            return p;
-        }
-        free(p);
-        char *parent = bl_path_join(dir, "..");
-        free(dir);
-        dir = parent;
-    }
-    free(dir);
-    const char *std[] = {BL_SOURCE_DIR "/configs", BL_DATA_DIR "/configs"};
-    for (size_t j = 0; j < 2; j++) {
-        char *p = bl_path_join(std[j], file);
-        if (bl_file_exists(p))
-            return p;
-        free(p);
-    }
-    return NULL;
-}
-
 int bl_recipe_load(const char *name, const char *from, const bl_registry *reg,
                    bl_algo_spec *out, bl_error *err)
 {
     bl_algo_init(out);
     if (!valid_name(name))
         return bl_errf(err, "'%s' is not a valid recipe name", name);
-    char *path = find_recipe(name, from);
-    if (!path)
-        return bl_errf(err, "no recipe named '%s' (looked for %s.ini in BOOSTLAB_CONFIG_PATH, "
-                       "configs/ beside the experiment and its parents, %s/configs)",
-                       name, name, BL_DATA_DIR);
+    char *path = bl_recipe_find(name, from);
+    if (!path) {
+        char *names = bl_recipe_names(from, 560), *dirs = bl_recipe_dirs_text(from, 240);
+        bl_errf(err, "no recipe named '%s' (available: %s; looked for %s.ini in: %s; "
+                "see 'boostlab recipes')", name, names, name, dirs);
+        free(names);
+        free(dirs);
+        return -1;
+    }
     bl_ini ini;
     if (bl_ini_read(path, &ini, err) < 0) {
         free(path);

@@ -188,4 +188,35 @@ expect_fail 1 "bad.ini:5: \[algorithm a\] nu: .*missing '}'" -- "$BL" run --chec
 expect_fail 2 "--jobs expects" -- "$BL" run --jobs 0 "$TMP/grid.ini"
 expect_fail 1 "no results store" -- "$BL" results "$TMP/nothing"
 [[ ! -e $TMP/nothing/results.sqlite ]] || fail "results created a store"
+# A rerun that fails validation leaves a finished folder as it was: a bad
+# [data] added to a finished experiment fails with the data file's line,
+# and every file of the folder (names, bytes, times) is unchanged.
+iris_ini 1 3 >"$TMP/keep.ini" <<INI
+[algorithm exp]
+recipe = mcboost-exp
+INI
+"$BL" run --quiet --output "$TMP/keep" "$TMP/keep.ini" >/dev/null 2>"$TMP/ek" || fail "keep: $(cat "$TMP/ek")"
+snapshot() { (cd "$1" && find . -type f -printf '%p %s %T@\n' | sort && find . -type f -exec md5sum {} + | sort); }
+snapshot "$TMP/keep" >"$TMP/keep.before"
+printf 'label,a\n0,1\n1,oops\n' >"$TMP/bad-data.csv"
+cp "$TMP/keep.ini" "$TMP/keep-bad.ini"
+printf '[data bad]\nfile = %s/bad-data.csv\n' "$TMP" >>"$TMP/keep-bad.ini"
+expect_fail 1 "bad-data.csv:3: column 2 \(a\)" -- "$BL" run --quiet --output "$TMP/keep" "$TMP/keep-bad.ini"
+snapshot "$TMP/keep" >"$TMP/keep.after"
+cmp -s "$TMP/keep.before" "$TMP/keep.after" ||
+  fail "a rerun that failed validation changed the finished folder: $(diff "$TMP/keep.before" "$TMP/keep.after")"
+# a valid change keeps the earlier experiment.ini as experiment.ini.1; an
+# unchanged rerun writes nothing
+cp "$TMP/keep/experiment.ini" "$TMP/keep-first.ini"
+printf '[algorithm samme]\nrecipe = samme\n' >>"$TMP/keep.ini"
+"$BL" run --quiet --output "$TMP/keep" "$TMP/keep.ini" >/dev/null 2>"$TMP/ek" || fail "keep 2: $(cat "$TMP/ek")"
+cmp -s "$TMP/keep-first.ini" "$TMP/keep/experiment.ini.1" ||
+  fail "the earlier experiment.ini was not kept as experiment.ini.1"
+grep -q '^\[algorithm samme\]' "$TMP/keep/experiment.ini" || fail "experiment.ini lacks the new algorithm"
+snapshot "$TMP/keep" >"$TMP/keep.before"
+"$BL" run --quiet --output "$TMP/keep" "$TMP/keep.ini" >/dev/null 2>"$TMP/ek" || fail "keep 3: $(cat "$TMP/ek")"
+[[ ! -e $TMP/keep/experiment.ini.2 ]] || fail "an unchanged rerun kept a copy of experiment.ini"
+grep "experiment.ini" "$TMP/keep.before" >"$TMP/k1"
+snapshot "$TMP/keep" | grep "experiment.ini" >"$TMP/k2"
+cmp -s "$TMP/k1" "$TMP/k2" || fail "an unchanged rerun rewrote experiment.ini: $(diff "$TMP/k1" "$TMP/k2")"
 finish

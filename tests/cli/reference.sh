@@ -5,7 +5,8 @@
 # loader accepts (read from its own error messages) has a row in ini.md and
 # every key ini.md documents is accepted; the Markdown plugin listing covers
 # every plugin and parameter; every command has a working --help and a man
-# page, and man/boostlab-run.1 renders (when man or groff is installed).
+# page whose NAME describes it, with EXAMPLES and the ENVIRONMENT variables
+# (checked on the rendered pages when man or groff is installed).
 . "$(dirname "$0")/lib.sh"
 
 BUILD=${BL_TOP_BUILDDIR:-.}
@@ -65,22 +66,53 @@ for c in $(cat "$TMP/cmds-known"); do
 done
 [[ -s $BUILD/man/boostlab.1 ]] || fail "no man page $BUILD/man/boostlab.1"
 
-# the man page renders, with a NAME section naming the command
-page=$BUILD/man/boostlab-run.1
-render=
-if [[ -s $page ]] && command -v man >/dev/null; then
-  render=$(MANWIDTH=80 MANPAGER=cat PAGER=cat man -l "$page" 2>/dev/null | sed 's/.\x08//g')
-  grep -q '^NAME' <<<"$render" || render= # a stub man (minimised systems): try groff
-fi
-if [[ -z $render && -s $page ]] && command -v groff >/dev/null; then
-  render=$(groff -man -Tascii -P-c "$page" 2>/dev/null | sed 's/.\x08//g')
-fi
-if [[ -n $render ]]; then
-  name=$(awk '/^NAME/ { on = 1; next } on && /^[A-Z]/ { exit } on' <<<"$render")
-  grep -q "boostlab run" <<<"$name" || fail "man/boostlab-run.1's NAME section: '$name'"
-elif [[ -s $page ]]; then
-  echo "SKIP: neither man nor groff renders man pages here; not rendering $page"
-fi
+# Each man page is a useful page: a NAME line that describes the command
+# (not help2man's bare "boostlab-run - boostlab run"), EXAMPLES that run
+# the command, and the environment variables; and it renders.
+# render PAGE: the page as text, or nothing when neither man nor groff works
+render() {
+  local r=
+  if command -v man >/dev/null; then
+    r=$(MANWIDTH=80 MANPAGER=cat PAGER=cat man -l "$1" 2>/dev/null | sed 's/.\x08//g')
+    grep -q '^NAME' <<<"$r" || r= # a stub man (minimised systems): try groff
+  fi
+  if [[ -z $r ]] && command -v groff >/dev/null; then
+    r=$(groff -man -Tascii -P-c "$1" 2>/dev/null | sed 's/.\x08//g')
+  fi
+  printf '%s' "$r"
+}
+# man_section TEXT HEADING: the lines under HEADING of a rendered page
+man_section() { awk -v h="$2" '$0 == h { on = 1; next } on && /^[A-Z]/ { exit } on' <<<"$1"; }
+norender=
+for c in '' $(cat "$TMP/cmds-known"); do
+  page=$BUILD/man/boostlab${c:+-$c}.1
+  [[ -s $page ]] || continue
+  text=$(render "$page")
+  if [[ -z $text ]]; then
+    norender=1
+    continue
+  fi
+  name=$(man_section "$text" NAME | tr -s ' \n' '  ' | sed 's/^ *//; s/ *$//')
+  desc=${name#* - }
+  [[ $name == "boostlab${c:+-$c} - "* ]] || fail "$page: NAME is '$name', not 'boostlab${c:+-$c} - ...'"
+  [[ $(wc -w <<<"$desc") -ge 4 && $desc != "boostlab $c" ]] ||
+    fail "$page: NAME '$name' does not describe the command (docs/man/boostlab${c:+-$c}.h2m)"
+  ex=$(man_section "$text" EXAMPLES)
+  grep -q "^ *\(mpirun .*\)\?boostlab ${c:+$c }" <<<"$ex" ||
+    fail "$page has no EXAMPLES running 'boostlab $c' (docs/man/boostlab${c:+-$c}.h2m)"
+  env=$(man_section "$text" ENVIRONMENT)
+  for v in BOOSTLAB_PLUGIN_PATH BOOSTLAB_CONFIG_PATH OMP_NUM_THREADS; do
+    grep -q "^ *$v\$" <<<"$env" || fail "$page: ENVIRONMENT does not describe $v"
+  done
+  grep -q "^SEE ALSO" <<<"$text" || fail "$page has no SEE ALSO"
+done
+[[ -z $norender ]] || echo "SKIP: neither man nor groff renders man pages here; not checking their sections"
+# every include file is a page's (a command's page that lost its command)
+for f in "$SRC"/docs/man/boostlab*.h2m; do
+  p=$(basename "$f" .h2m)
+  [[ $p == boostlab ]] || grep -qx "${p#boostlab-}" "$TMP/cmds-known" ||
+    fail "docs/man/$p.h2m is not the page of a command"
+done
 
 # ---- plugins: the Markdown listing covers every plugin and parameter ------------
 "$BL" plugins >"$TMP/pl.txt" || fail "boostlab plugins failed"

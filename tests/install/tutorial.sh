@@ -21,10 +21,22 @@
 #                                               unset, then pkg-config must find
 #                                               boostlab and PATH and MANPATH
 #                                               must lead to the install
+#   <!-- tutorial.sh: output -->                what the last run block printed
+#                                               on stdout
+#   <!-- tutorial.sh: output full -->           the same, compared only at the
+#                                               tutorial's sizes (BL_TUTORIAL_FULL)
+#                                               and without each line's last
+#                                               three columns (the times)
 # They run in document order in one bash process (so `cd` and `export`
 # carry over) in a fresh temporary folder; then the outputs are checked.  A
-# step that stops working, a code block that no longer compiles or an edit
-# that no longer finds its target fails the test, naming the tutorial line.
+# step that stops working, a code block that no longer compiles, an edit
+# that no longer finds its target or an output block that differs from what
+# its commands print fails the test, naming the tutorial line.  Outputs are
+# compared with the session's folder written /home/you and the installed
+# data folder /usr/local/share/boostlab, as the tutorial shows them.
+#
+# BL_TUTORIAL_WRITE=1 writes what the commands printed into the tutorial's
+# output blocks instead of comparing (scripts/gen-tutorial.sh).
 #
 # Besides the environment (PATH and PKG_CONFIG_PATH point at the install;
 # with a DESTDIR, a sysroot for pkg-config and a boostlab wrapper that adds
@@ -112,14 +124,25 @@ awk -v B="$WORK/blocks" '
     tag = $0; sub(/^<!-- tutorial\.sh: /, "", tag); sub(/ -->$/, "", tag)
     tagline = NR; want = 1; next
   }
-  want && /^```/ { want = 0; inblk = 1; n++; f = B "/" n; printf "" > f; next }
+  want && /^```/ {
+    want = 0; n++; f = B "/" n
+    if (tag ~ /^output( full)?$/) {
+      # compared after the run: "block tag-line block-line run-block mode"
+      if (!lastrun) { printf "docs/tutorial.md:%d: output before any run block\n", tagline > "/dev/stderr"; bad = 1 }
+      print n, tagline, NR, lastrun, (tag == "output" ? "always" : "full") > (B "/outputs")
+      inout = 1; printf "" > f; next
+    }
+    inblk = 1; printf "" > f; next
+  }
+  inout && /^```/ { inout = 0; close(f); next }
+  inout { print > f; next }
   want && !/^[ \t]*$/ { printf "docs/tutorial.md:%d: tag not followed by a code block\n", tagline > "/dev/stderr"; bad = 1; want = 0 }
   inblk && /^```/ {
     inblk = 0; close(f)
     print "STEP_LINE=" tagline
     print "STEP_WHAT=" (tag == "run" ? "" : q(tag))
     split(tag, w, " ")
-    if (w[1] == "run") print ". " q(f)
+    if (w[1] == "run") { print "tut_run " n " " q(f); lastrun = n }
     else if (w[1] == "file") print "tut_file " q(w[2]) " " q(f)
     else if (w[1] == "prefix-env") print "tut_prefix_env " q(f)
     else if (w[1] == "edit" && w[3] == "function") print "tut_edit_function " q(w[2]) " " q(w[4]) " " q(f)
@@ -130,7 +153,7 @@ awk -v B="$WORK/blocks" '
     next
   }
   inblk { print > f }
-  END { if (inblk) { print "docs/tutorial.md: unterminated code block" > "/dev/stderr"; bad = 1 }
+  END { if (inblk || inout) { print "docs/tutorial.md: unterminated code block" > "/dev/stderr"; bad = 1 }
         if (!n) { print "docs/tutorial.md: no tagged blocks" > "/dev/stderr"; bad = 1 }
         exit bad }
 ' "$DOC" >"$WORK/steps.sh" || die "cannot read the tutorial's steps"
@@ -139,6 +162,11 @@ cat >"$WORK/prelude.sh" <<'EOF'
 set -eE -o pipefail
 trap 'echo "tutorial.sh: FAIL: docs/tutorial.md:$STEP_LINE: step failed: ${STEP_WHAT:-$BASH_COMMAND}" >&2' ERR
 STEP_LINE=0 STEP_WHAT=
+# run N FILE: run block N in this shell, its stdout kept for output blocks
+tut_run() {
+  . "$2" >"$TUT_OUT/$1"
+  cat "$TUT_OUT/$1"
+}
 # file PATH: save a block (installed data path, test-sized experiment)
 tut_file() {
   mkdir -p "$(dirname "$1")"
@@ -192,7 +220,8 @@ EOF
 echo "tutorial.sh: boostlab $REAL_BL, SDK flags '$CFLAGS_SDK', in $WORK"
 (
   cd "$WORK/home" || exit 1
-  export TUT_SHARE=$SHARE TUT_ROOT=$ROOT
+  export TUT_SHARE=$SHARE TUT_ROOT=$ROOT TUT_OUT=$WORK/out
+  mkdir -p "$TUT_OUT"
   cat "$WORK/prelude.sh" "$WORK/steps.sh" >"$WORK/all.sh"
   bash "$WORK/all.sh"
 ) >"$WORK/log" 2>&1
@@ -244,6 +273,52 @@ if [[ -s $R/report/report.md ]]; then
   grep -qi 'wilcoxon' "$R/report/report.md" || check "report.md has no Wilcoxon test"
   grep -qi 'paired t' "$R/report/report.md" || check "report.md has no paired t-test"
   grep -q '\*\*[0-9]' "$R/report/report.md" || check "report.md marks no best result in bold"
+fi
+
+# ---- the output blocks are what the commands print --------------------------
+# normalised: the session's folder as /home/you, the installed data folder
+# as /usr/local/share/boostlab (with a DESTDIR too), as a reader's would be
+normalise() {
+  sed -e "s|$WORK/home|/home/you|g" -e "s|$SHARE|/usr/local/share/boostlab|g" "$1"
+}
+# drop_times: each line without its last three columns (summary times)
+drop_times() { awk '{ NF = NF > 3 ? NF - 3 : NF; print }'; }
+: >"$WORK/write"
+if [[ -f $WORK/blocks/outputs ]]; then
+  while read -r blk tagline blkline run mode; do
+    if [[ $mode == full && -z ${BL_TUTORIAL_FULL:-} ]]; then
+      continue
+    fi
+    normalise "$WORK/out/$run" >"$WORK/got"
+    if [[ -n ${BL_TUTORIAL_WRITE:-} ]]; then
+      # a block that differs only in its times keeps them: the prose quotes them
+      if [[ $mode != full ]] ||
+        ! cmp -s <(drop_times <"$WORK/blocks/$blk") <(drop_times <"$WORK/got"); then
+        echo "$blkline $WORK/got.$blk" >>"$WORK/write"
+        cp "$WORK/got" "$WORK/got.$blk"
+      fi
+    elif [[ $mode == full ]]; then
+      cmp -s <(drop_times <"$WORK/blocks/$blk") <(drop_times <"$WORK/got") ||
+        check "docs/tutorial.md:$tagline: the output block differs from what the commands print now (times aside; rerun scripts/gen-tutorial.sh):
+$(diff <(drop_times <"$WORK/blocks/$blk") <(drop_times <"$WORK/got") | head -n 20)"
+    else
+      cmp -s "$WORK/blocks/$blk" "$WORK/got" ||
+        check "docs/tutorial.md:$tagline: the output block differs from what the commands print now (rerun scripts/gen-tutorial.sh):
+$(diff "$WORK/blocks/$blk" "$WORK/got" | head -n 20)"
+    fi
+  done <"$WORK/blocks/outputs"
+fi
+if [[ -s $WORK/write ]]; then
+  # each listed block (by the line of its opening fence) gets the new text
+  awk -v list="$WORK/write" '
+    BEGIN { while ((getline l < list) > 0) { split(l, w, " "); file[w[1]] = w[2] } }
+    skip && /^```/ { skip = 0 }
+    skip { next }
+    { print }
+    (NR in file) { while ((getline l < file[NR]) > 0) print l; skip = 1 }
+  ' "$DOC" >"$WORK/tutorial.md" && cat "$WORK/tutorial.md" >"$DOC" ||
+    check "cannot write the outputs into $DOC"
+  echo "tutorial.sh: wrote $(wc -l <"$WORK/write") output blocks into $DOC"
 fi
 
 # ---- beyond the tutorial: every installed template builds and checks -------
