@@ -51,37 +51,73 @@ void bl_run_keep_outputs(bl_run *r, const bl_model *mo, const double *s, size_t 
     r->outdim[j] = width;
 }
 
-int bl_coef_class(bl_run *r, bl_model *mo, int *iters, bl_error *err)
+int bl_coef_stagewise(bl_run *r, bl_model *mo, int shared, int *iters, bl_error *err)
 {
-    size_t k = r->k, t = mo->t;
+    size_t k = r->k;
     double shrink = r->cfg->param.shrinkage;
     *iters = 0;
-    if (!r->tc) { /* stage-wise: the new row, from w = 0, then shrinkage */
-        if (!r->so) { /* solver = none: the weak outputs are the step */
-            for (size_t j = 0; j < k; j++)
-                r->w[j] = shrink;
-        } else {
-            bl_coefobj o;
-            bl_coefobj_row(&o, r->lo, r->loss, r->tr->y, r->m, k, r->F, r->cls, r->tod, r->Fw,
-                           r->grad);
-            memset(r->w, 0, k * sizeof *r->w);
-            if (bl_run_solve(r, &o, NULL, k, iters, err) < 0)
+    if (!r->so) { /* solver = none: the weak outputs are the step */
+        for (size_t j = 0; j < k; j++)
+            r->w[j] = shrink;
+    } else {
+        bl_coefobj o;
+        bl_coefobj_row(&o, r->lo, r->loss, r->tr->y, r->m, k, r->F, r->cls, r->tod, r->Fw,
+                       r->grad);
+        memset(r->w, 0, k * sizeof *r->w);
+        if (shared) { /* one variable, every class's coefficient */
+            bl_coefmap map;
+            bl_coefmap_shared(&map, &o, 1, k);
+            int rc = bl_run_solve(r, &o, &map, 1, iters, err);
+            bl_coefmap_free(&map);
+            if (rc < 0)
                 return -1;
-            for (size_t j = 0; j < k; j++)
-                r->w[j] *= shrink;
+            for (size_t j = 1; j < k; j++)
+                r->w[j] = r->w[0];
+        } else if (bl_run_solve(r, &o, NULL, k, iters, err) < 0) {
+            return -1;
         }
-        bl_model_set_term(mo, t - 1, r->w, NULL, 0);
-        return 0;
+        for (size_t j = 0; j < k; j++)
+            r->w[j] *= shrink;
     }
-    /* totally corrective: every row, warm-started from the current ones */
+    bl_model_set_term(mo, mo->t - 1, r->w, NULL, 0);
+    return 0;
+}
+
+void bl_coef_all_objective(bl_run *r, const bl_model *mo, bl_coefobj *o, size_t nvars)
+{
+    size_t t = mo->t, n = t * r->k;
     bl_run_keep_outputs(r, mo, r->cls, r->tod);
-    size_t n = t * k;
-    bl_run_reserve(r, n);
+    bl_run_reserve(r, n > nvars ? n : nvars);
+    bl_coefobj_all(o, r->lo, r->loss, r->tr->y, r->m, r->k, t, (const double *const *)r->trout,
+                   r->outdim, r->Fw, r->grad);
+}
+
+int bl_coef_mapped(bl_run *r, bl_model *mo, bl_coefobj *o, bl_coefmap *map, size_t nvars,
+                   int *iters, bl_error *err)
+{
+    size_t k = r->k, t = mo->t;
+    double *W = bl_xmalloc(t * k * sizeof *W);
+    int rc = bl_run_solve(r, o, map, nvars, iters, err);
+    if (rc == 0) {
+        bl_coefmap_expand(map, r->w, W);
+        for (size_t j = 0; j < t; j++)
+            bl_model_set_term(mo, j, W + j * k, NULL, 0);
+    }
+    bl_coefmap_free(map);
+    free(W);
+    return rc;
+}
+
+int bl_coef_class(bl_run *r, bl_model *mo, int *iters, bl_error *err)
+{
+    if (!r->tc)
+        return bl_coef_stagewise(r, mo, 0, iters, err);
+    /* totally corrective: every row, warm-started from the current ones */
+    size_t k = r->k, t = mo->t, n = t * k;
+    bl_coefobj o;
+    bl_coef_all_objective(r, mo, &o, n);
     for (size_t j = 0; j < t; j++)
         memcpy(r->w + j * k, mo->term[j].w, k * sizeof *r->w);
-    bl_coefobj o;
-    bl_coefobj_all(&o, r->lo, r->loss, r->tr->y, r->m, k, t, (const double *const *)r->trout,
-                   r->outdim, r->Fw, r->grad);
     if (bl_run_solve(r, &o, NULL, n, iters, err) < 0)
         return -1;
     for (size_t j = 0; j < t; j++)

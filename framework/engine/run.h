@@ -124,6 +124,17 @@ int bl_run_solve(bl_run *r, bl_coefobj *o, bl_coefmap *map, size_t n, int *iters
 /* Keep the newest term's training outputs (m x width) for a totally
  * corrective solver. */
 void bl_run_keep_outputs(bl_run *r, const bl_model *mo, const double *s, size_t width);
+/* The newest term's row, stage-wise: from w = 0 then shrinkage, or the
+ * shrinkage step without a solver; one coefficient for every class when
+ * shared (projected inputs). */
+int bl_coef_stagewise(bl_run *r, bl_model *mo, int shared, int *iters, bl_error *err);
+/* The totally corrective objective over every class-form term (keeping the
+ * newest term's outputs), with room for nvars solver variables. */
+void bl_coef_all_objective(bl_run *r, const bl_model *mo, bl_coefobj *o, size_t nvars);
+/* Solve o through map over nvars variables from r->w, then set every
+ * term's row from the map's expansion; frees the map. */
+int bl_coef_mapped(bl_run *r, bl_model *mo, bl_coefobj *o, bl_coefmap *map, size_t nvars,
+                   int *iters, bl_error *err);
 /* Stage-wise or totally corrective coefficients of class-form terms, the
  * solver's variables being the coefficient rows themselves. */
 int bl_coef_class(bl_run *r, bl_model *mo, int *iters, bl_error *err);

@@ -96,50 +96,16 @@ static int inputs_add(bl_run *r, int it, bl_model *mo, struct bl_fit_result *res
  * variables map to the rows through bl_coefmap_shared. */
 static int inputs_coef(bl_run *r, bl_model *mo, int *iters, bl_error *err)
 {
-    size_t k = r->k, t = mo->t;
-    double shrink = r->cfg->param.shrinkage;
-    *iters = 0;
+    if (!r->tc)
+        return bl_coef_stagewise(r, mo, 1, iters, err);
+    size_t t = mo->t;
     bl_coefobj o;
     bl_coefmap map;
-    if (!r->tc) {
-        if (!r->so) {
-            for (size_t j = 0; j < k; j++)
-                r->w[j] = shrink;
-        } else {
-            bl_coefobj_row(&o, r->lo, r->loss, r->tr->y, r->m, k, r->F, r->cls, r->tod, r->Fw,
-                           r->grad);
-            memset(r->w, 0, k * sizeof *r->w);
-            bl_coefmap_shared(&map, &o, 1, k);
-            int rc = bl_run_solve(r, &o, &map, 1, iters, err);
-            bl_coefmap_free(&map);
-            if (rc < 0)
-                return -1;
-            for (size_t j = 1; j < k; j++)
-                r->w[j] = r->w[0];
-            for (size_t j = 0; j < k; j++)
-                r->w[j] *= shrink;
-        }
-        bl_model_set_term(mo, t - 1, r->w, NULL, 0);
-        return 0;
-    }
-    bl_run_keep_outputs(r, mo, r->cls, r->tod);
-    size_t n = t * k;
-    bl_run_reserve(r, n);
+    bl_coef_all_objective(r, mo, &o, t);
     for (size_t j = 0; j < t; j++)
         r->w[j] = mo->term[j].w[0];
-    bl_coefobj_all(&o, r->lo, r->loss, r->tr->y, r->m, k, t, (const double *const *)r->trout,
-                   r->outdim, r->Fw, r->grad);
-    bl_coefmap_shared(&map, &o, t, k);
-    double *W = bl_xmalloc(n * sizeof *W);
-    int rc = bl_run_solve(r, &o, &map, t, iters, err);
-    if (rc == 0) {
-        bl_coefmap_expand(&map, r->w, W);
-        for (size_t j = 0; j < t; j++)
-            bl_model_set_term(mo, j, W + j * k, NULL, 0);
-    }
-    bl_coefmap_free(&map);
-    free(W);
-    return rc;
+    bl_coefmap_shared(&map, &o, t, r->k);
+    return bl_coef_mapped(r, mo, &o, &map, t, iters, err);
 }
 
 static double inputs_penalty(const bl_run *r, const bl_model *mo)
@@ -292,26 +258,15 @@ static int outputs_coef(bl_run *r, bl_model *mo, int *iters, bl_error *err)
     if (!r->tc)
         return bl_coef_class(r, mo, iters, err);
     outputs *s = r->st;
-    size_t k = r->k, t = mo->t, n = t * k, nw = s->proj.n;
-    *iters = 0;
-    bl_run_keep_outputs(r, mo, r->cls, r->tod);
-    bl_run_reserve(r, n > nw ? n : nw);
+    size_t nw = s->proj.n;
     bl_coefobj o;
-    bl_coefobj_all(&o, r->lo, r->loss, r->tr->y, r->m, k, t, (const double *const *)r->trout,
-                   r->outdim, r->Fw, r->grad);
     bl_coefmap map;
-    bl_coefmap_outputs(&map, &o, t, k, nw, (const double *const *)s->pcols);
+    bl_coef_all_objective(r, mo, &o, nw);
+    bl_coefmap_outputs(&map, &o, mo->t, r->k, nw, (const double *const *)s->pcols);
     memcpy(r->w, s->pw, nw * sizeof *r->w);
-    double *W = bl_xmalloc(n * sizeof *W);
-    int rc = bl_run_solve(r, &o, &map, nw, iters, err);
-    if (rc == 0) {
+    int rc = bl_coef_mapped(r, mo, &o, &map, nw, iters, err);
+    if (rc == 0)
         memcpy(s->pw, r->w, nw * sizeof *r->w);
-        bl_coefmap_expand(&map, r->w, W);
-        for (size_t j = 0; j < t; j++)
-            bl_model_set_term(mo, j, W + j * k, NULL, 0);
-    }
-    bl_coefmap_free(&map);
-    free(W);
     return rc;
 }
 
