@@ -10,8 +10,11 @@
  * test sends them left.  For a feature with missing values on the training
  * set every split is also tried with them on the right: left sums L - M,
  * M the sums of G over the missing rows; that side is kept only when it
- * scores strictly higher, and the hypothesis records it ("miss=r"; without
- * it NaN goes left, as in models written before).  Features without
+ * scores strictly higher (ties: bin, then left before right), and the
+ * hypothesis records it ("miss=r"; without it NaN goes left, as in models
+ * written before).  The candidates stay the splits of the present values
+ * (split_ok), and the right side is not tried where it would leave the
+ * left empty (below the lowest bin with a present value).  Features without
  * missing values take no extra step, so on complete data every choice and
  * number is the same as without this.
  *
@@ -203,6 +206,7 @@ struct stump {
     uint8_t *split_ok;     /* d * MAXBINS: split after bin b is not constant */
     size_t *moff;          /* d + 1: feature f's missing rows are         */
     uint32_t *mrow;        /*   mrow[moff[f] .. moff[f+1])                 */
+    uint16_t *mlo;         /* d: lowest bin holding a present value        */
     double *mbuf;          /* nthreads * 2 * cap_c: sums M over them, L - M */
 };
 
@@ -219,6 +223,7 @@ static void stump_destroy(void *self)
     free(S->split_ok);
     free(S->moff);
     free(S->mrow);
+    free(S->mlo);
     free(S->mbuf);
     free(S);
 }
@@ -251,13 +256,17 @@ static int stump_reserve(struct stump *S, size_t c)
     return 0;
 }
 
-/* The rows with a missing value, per feature, once. */
+/* The rows with a missing value, per feature, once, and the lowest bin
+ * holding a present value: sending the missing rows right after bin b
+ * leaves something on the left only when b >= mlo[f] (bin 0 may hold
+ * nothing but missing values in a view not made by bl_quantize). */
 static int find_missing(struct stump *S, char err[BL_ERR_MAX])
 {
     const struct bl_train *tr = S->tr;
     size_t m = tr->m, d = tr->d, n = 0;
     S->moff = calloc(d + 1, sizeof *S->moff);
-    if (!S->moff)
+    S->mlo = calloc(d ? d : 1, sizeof *S->mlo);
+    if (!S->moff || !S->mlo)
         goto oom;
     if (!tr->X.x)
         return 0;
@@ -271,9 +280,14 @@ static int find_missing(struct stump *S, char err[BL_ERR_MAX])
         goto oom;
     for (size_t f = 0, e = 0; f < d && n; f++) {
         const float *x = tr->X.x + f * m;
+        const uint8_t *bins = tr->Q.bins + f * m;
+        unsigned lo = tr->Q.nbins[f];
         for (size_t i = 0; i < m; i++)
             if (isnan(x[i]))
                 S->mrow[e++] = (uint32_t)i;
+            else if (bins[i] < lo)
+                lo = bins[i];
+        S->mlo[f] = (uint16_t)lo;
     }
     return 0;
 oom:
@@ -466,6 +480,7 @@ static struct fbest scan_feature(const struct stump *S, size_t f, double *hist,
     struct fbest fb = {-1.0, -1, 0, 1, 0};
     unsigned nb = S->tr->Q.nbins[f];
     const uint8_t *ok = S->split_ok + f * MAXBINS;
+    unsigned lo = S->mlo[f];
     int crit = S->criterion;
     for (unsigned b = 0; b + 1 < nb; b++) {
         double *Lb = hist + (size_t)b * c;
@@ -476,12 +491,8 @@ static struct fbest scan_feature(const struct stump *S, size_t f, double *hist,
         if (crit == CRIT_MAX) {
             for (size_t r = 0; r < c; r++) {
                 double sc = split_score(T[r], Lb[r]);
-                if (fabs(sc) > fb.edge) {
-                    fb.edge = fabs(sc);
-                    fb.b = (int)b;
-                    fb.r = (int)r;
-                    fb.pol = sc < 0 ? -1 : 1;
-                }
+                if (fabs(sc) > fb.edge)
+                    fb = (struct fbest){fabs(sc), (int)b, (int)r, sc < 0 ? -1 : 1, 0};
             }
         } else if (crit == CRIT_L2) {
             double q = 0.0;
@@ -489,22 +500,14 @@ static struct fbest scan_feature(const struct stump *S, size_t f, double *hist,
                 double sc = split_score(T[r], Lb[r]);
                 q += sc * sc;
             }
-            if (q > fb.edge) {
-                fb.edge = q;
-                fb.b = (int)b;
-                fb.r = 0;
-                fb.pol = 1;
-            }
+            if (q > fb.edge)
+                fb = (struct fbest){q, (int)b, 0, 1, 0};
         } else if (crit == CRIT_VOTE) {
             double q = 0.0;
             for (size_t r = 0; r < c; r++)
                 q += fabs(split_score(T[r], Lb[r]));
-            if (q > fb.edge) {
-                fb.edge = q;
-                fb.b = (int)b;
-                fb.r = 0;
-                fb.pol = 1;
-            }
+            if (q > fb.edge)
+                fb = (struct fbest){q, (int)b, 0, 1, 0};
         } else { /* CRIT_LEAF: the objective can be negative, so b < 0 marks "none" */
             double ml = Lb[0], mr = T[0] - Lb[0];
             for (size_t r = 1; r < c; r++) {
@@ -514,14 +517,10 @@ static struct fbest scan_feature(const struct stump *S, size_t f, double *hist,
                     mr = T[r] - Lb[r];
             }
             double q = ml + mr;
-            if (fb.b < 0 || q > fb.edge) {
-                fb.edge = q;
-                fb.b = (int)b;
-                fb.r = 0;
-                fb.pol = 1;
-            }
+            if (fb.b < 0 || q > fb.edge)
+                fb = (struct fbest){q, (int)b, 0, 1, 0};
         }
-        if (M) { /* the missing rows on the right: left sums L - M */
+        if (M && b >= lo) { /* the missing rows on the right: left sums L - M */
             for (size_t r = 0; r < c; r++)
                 La[r] = Lb[r] - M[r];
             struct fbest a = eval_split(crit, T, La, c);
@@ -563,13 +562,9 @@ static void scan_block_max1(const struct stump *S, size_t f0, size_t nq, double 
             if (!ok[q][b])
                 continue;
             double sc = split_score(T, l);
-            if (fabs(sc) > fb[q].edge) {
-                fb[q].edge = fabs(sc);
-                fb[q].b = (int)b;
-                fb[q].r = 0;
-                fb[q].pol = sc < 0 ? -1 : 1;
-            }
-            if (hm[q]) { /* missing rows on the right */
+            if (fabs(sc) > fb[q].edge)
+                fb[q] = (struct fbest){fabs(sc), (int)b, 0, sc < 0 ? -1 : 1, 0};
+            if (hm[q] && b >= S->mlo[f0 + q]) { /* missing rows on the right */
                 double sa = split_score(T, l - Mq[q]);
                 if (fabs(sa) > fb[q].edge)
                     fb[q] = (struct fbest){fabs(sa), (int)b, 0, sa < 0 ? -1 : 1, 1};
@@ -588,6 +583,7 @@ static void scan_each(const struct stump *S, size_t f, double *hist, const doubl
 {
     unsigned nb = S->tr->Q.nbins[f];
     const uint8_t *ok = S->split_ok + f * MAXBINS;
+    unsigned lo = S->mlo[f];
     for (unsigned b = 0; b + 1 < nb; b++) {
         double *Lb = hist + (size_t)b * c;
         if (b > 0)
@@ -603,7 +599,7 @@ static void scan_each(const struct stump *S, size_t f, double *hist, const doubl
                 cb[r].pol = sc < 0 ? -1 : 1;
                 cb[r].mr = 0;
             }
-            if (M) { /* missing rows on the right */
+            if (M && b >= lo) { /* missing rows on the right */
                 double sa = split_score(T[r], Lb[r] - M[r]), ea = fabs(sa);
                 if (ea > cb[r].e || (ea == cb[r].e && f < cb[r].f))
                     cb[r] = (struct cbest){ea, f, (int)b, sa < 0 ? -1 : 1, 1};

@@ -197,8 +197,10 @@ static int has_nan(const struct prob *P, size_t f)
     return 0;
 }
 
-/* Every (f, cut, class, pol) in that order, strictly better wins; h from
- * the raw values (NaN left), constant h skipped. */
+/* Every (f, cut, missing side, class, pol) in that order, strictly better
+ * wins; h from the raw values (NaN left, or right when mr), constant h
+ * skipped.  A cut is a candidate when it splits with NaN left (the bin
+ * test); NaN right is tried on those cuts only. */
 static struct brute brute_force(const struct prob *P, const double *G, size_t c, int l2)
 {
     struct brute B = {-1, 0, 0, 0, 0};
@@ -208,13 +210,14 @@ static struct brute brute_force(const struct prob *P, const double *G, size_t c,
         for (unsigned b = 0; b + 1 < P->nbins[f]; b++)
         for (int mr = 0; mr <= has_nan(P, f); mr++) {
             float t = P->cut[f][b];
-            size_t nright = 0;
+            size_t nright = 0, nabove = 0;
             for (size_t i = 0; i < m; i++) {
                 float xv = P->x[f * m + i];
                 h[i] = xv > t || (mr && isnan(xv)) ? 1.0 : -1.0;
                 nright += h[i] > 0;
+                nabove += xv > t;
             }
-            if (nright == 0 || nright == m)
+            if (nright == 0 || nright == m || nabove == 0 || nabove == m)
                 continue;
             for (size_t r = 0; r < c; r++) {
                 sc[r] = 0;
@@ -583,21 +586,23 @@ __attribute__((format(printf, 2, 3))) static void sadd(struct str *b, const char
 }
 
 /* Left/right sums of every column for split (f, t) on raw values (NaN
- * left); returns 0 when the split is constant on the training set. */
+ * left, or right when mr); returns 0 when the split is constant on the
+ * training set or, as brute_force, when the cut alone is. */
 static int side_sums(const struct prob *P, const double *G, size_t c, size_t f, float t,
                      int mr, double *Ls, double *Rs)
 {
-    size_t m = P->m, nright = 0;
+    size_t m = P->m, nright = 0, nabove = 0;
     for (size_t r = 0; r < c; r++)
         Ls[r] = Rs[r] = 0;
     for (size_t i = 0; i < m; i++) {
         float xv = P->x[f * m + i];
         int right = xv > t || (mr && isnan(xv));
         nright += right;
+        nabove += xv > t;
         for (size_t r = 0; r < c; r++)
             (right ? Rs : Ls)[r] += G[i * c + r];
     }
-    return nright > 0 && nright < m;
+    return nright > 0 && nright < m && nabove > 0 && nabove < m;
 }
 
 /* Brute force for the multi-output criteria: the expected text and edge.
@@ -1137,4 +1142,37 @@ Test(stump, missing_values_go_to_the_gaining_side)
     cr_assert_not_null(H, "%s", err);
     ops()->free_hyp(H);
     cr_assert_null(ops()->load("f=0 t=2.5 pol=1 miss=x", 1, err));
+}
+
+/* A hand-built view whose bin 0 holds only missing values: after bin 0,
+ * sending them right would leave nothing on the left (the constant
+ * hypothesis, edge |T| = 6 here), so that side is not a candidate.  The
+ * best real split is NaN | 1 1 2 2 with edge 2. */
+Test(stump, missing_right_never_empties_the_left)
+{
+    float x[6] = {NAN, NAN, 1, 1, 2, 2};
+    uint8_t bins[6] = {0, 0, 1, 1, 2, 2};
+    uint16_t nbins[1] = {3};
+    float cut0[2] = {0.5f, 1.5f};
+    float *cut[1] = {cut0};
+    int y[6] = {1, 1, 1, 1, 1, 1};
+    double G[6] = {1, 1, 1, 1, 1, 1};
+    struct prob P = {0};
+    P.m = 6, P.d = 1, P.k = 2;
+    P.tr.m = 6, P.tr.d = 1, P.tr.k = 2, P.tr.y = y;
+    P.tr.X.m = 6, P.tr.X.d = 1, P.tr.X.x = x;
+    P.tr.Q.m = 6, P.tr.Q.d = 1, P.tr.Q.bins = bins, P.tr.Q.nbins = nbins;
+    P.tr.Q.cut = (const float *const *)cut;
+    for (int crit = 0; crit <= 3; crit++) { /* max, l2, each, vote */
+        void *L = learner(NULL, &P.tr, crit);
+        struct answer A = fitn(L, &P, G, 1, 1);
+        cr_assert(A.ok, "%s", A.text);
+        cr_assert_float_eq(A.edge, 2.0, 1e-12, "criterion %d: %s", crit, A.text);
+        int plus = 0;
+        for (int i = 0; i < 6; i++)
+            plus += A.out[i] > 0;
+        cr_assert(plus > 0 && plus < 6, "criterion %d: constant outputs (%s)", crit, A.text);
+        drop(&A);
+        ops()->destroy(L);
+    }
 }
