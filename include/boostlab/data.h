@@ -26,7 +26,9 @@ struct bl_matrix {
 /* Quantized view of a struct bl_matrix.  bins[f * m + i] is the bin of x_if;
  * bin b of feature f holds values v with cut[f][b-1] < v <= cut[f][b]
  * (cut[f][-1] = -inf).  So "x > cut[f][b]" on raw values is exactly
- * "bin > b" on the training set.  Missing values fall in bin 0. */
+ * "bin > b" on the training set.  Missing values fall in bin 0, so the
+ * bin test alone sends them left with the smallest values; a learner that
+ * lets them go right must find them in the raw values (x is NaN). */
 struct bl_quantized {
     size_t m, d;
     const uint8_t *bins;

@@ -23,8 +23,8 @@
  *      between the largest standardised training value on the left and the
  *      smallest on the right (spec: v = s e_f, b = -s theta, up to that
  *      standardisation); so it splits the non-missing training values
- *      exactly as the stump does.  (A missing value goes left in a stump
- *      but to the side of 0 here: only on a feature with NaN can the
+ *      exactly as the stump does.  (A missing value goes left in that
+ *      stump but to the side of 0 here: only on a feature with NaN can the
  *      hyperplane's edge be below the histogram's.)
  *      init = linear starts instead from v = sum_r u_r xs_r, b = 0 (the
  *      direction that maximises the linear surrogate sum_r u_r v'xs_r for

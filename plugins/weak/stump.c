@@ -4,8 +4,19 @@
  *
  *     h(x) = pol * (x_f > theta ? +1 : -1),   theta = Q.cut[f][b],
  *
- * so "x_f > theta" on raw training values is exactly "bin > b" (data.h) and
- * NaN goes left (the comparison is false; missing values sit in bin 0).
+ * so "x_f > theta" on raw training values is exactly "bin > b" (data.h).
+ *
+ * Missing values (NaN) sit in bin 0 with the smallest values, so the bin
+ * test sends them left.  For a feature with missing values on the training
+ * set every split is also tried with them on the right: left sums L - M,
+ * M the sums of G over the missing rows; that side is kept only when it
+ * scores strictly higher (ties: bin, then left before right), and the
+ * hypothesis records it ("miss=r"; without it NaN goes left, as in models
+ * written before).  The candidates stay the splits of the present values
+ * (split_ok), and the right side is not tried where it would leave the
+ * left empty (below the lowest bin with a present value).  Features without
+ * missing values take no extra step, so on complete data every choice and
+ * number is the same as without this.
  *
  * Given dual weights G (m x c) the per-column scores of a split are
  *     score_r = sum_i G_ir h(x_i)
@@ -76,6 +87,8 @@
  *   vote:      "vote <c>: f=<f> t=<t> v=<c characters + or ->"
  *   leafclass: "leafclass <c>: f=<f> t=<t> left=<class> right=<class>"
  *              (left: x_f <= t or NaN; right: x_f > t; classes 0..c-1)
+ * Any split may end with " miss=r" (after pol, out=01, v or right): NaN
+ * goes right.
  * Thresholds are written with %.9g, which reads back bit for bit.
  */
 #include <boostlab/boostlab.h>
@@ -122,6 +135,7 @@ struct split1 {
     size_t f;
     float t;
     int pol;
+    int mr;              /* missing values go right                      */
 };
 
 struct stump_hyp {
@@ -166,6 +180,7 @@ struct fbest {
     double edge; /* |score| (max), sum of squares (l2), sum |score| (vote),
                     max L + max R (leafclass) */
     int b, r, pol;
+    int mr;      /* missing values go right */
 };
 
 /* Best stump of one column (criterion each); e < 0 when none yet. */
@@ -173,6 +188,7 @@ struct cbest {
     double e;
     size_t f;
     int b, pol;
+    int mr;
 };
 
 struct stump {
@@ -188,6 +204,10 @@ struct stump {
     struct cbest *cb;      /* nthreads * cap_c (criterion each)            */
     struct fbest *best;    /* d                                            */
     uint8_t *split_ok;     /* d * MAXBINS: split after bin b is not constant */
+    size_t *moff;          /* d + 1: feature f's missing rows are         */
+    uint32_t *mrow;        /*   mrow[moff[f] .. moff[f+1])                 */
+    uint16_t *mlo;         /* d: lowest bin holding a present value        */
+    double *mbuf;          /* nthreads * 2 * cap_c: sums M over them, L - M */
 };
 
 static void stump_destroy(void *self)
@@ -201,6 +221,10 @@ static void stump_destroy(void *self)
     free(S->cb);
     free(S->best);
     free(S->split_ok);
+    free(S->moff);
+    free(S->mrow);
+    free(S->mlo);
+    free(S->mbuf);
     free(S);
 }
 
@@ -212,20 +236,79 @@ static int stump_reserve(struct stump *S, size_t c)
     double *T = malloc(c * sizeof *T);
     struct cbest *cb = S->criterion == CRIT_EACH ? malloc((size_t)S->nthreads * c * sizeof *cb)
                                                  : NULL;
-    if (!h || !T || (S->criterion == CRIT_EACH && !cb)) {
+    double *mb = malloc((size_t)S->nthreads * 2 * c * sizeof *mb);
+    if (!h || !T || !mb || (S->criterion == CRIT_EACH && !cb)) {
         free(h);
         free(T);
         free(cb);
+        free(mb);
         return -1;
     }
     free(S->hist);
     free(S->T);
     free(S->cb);
+    free(S->mbuf);
     S->hist = h;
     S->T = T;
     S->cb = cb;
+    S->mbuf = mb;
     S->cap_c = c;
     return 0;
+}
+
+/* The rows with a missing value, per feature, once, and the lowest bin
+ * holding a present value: sending the missing rows right after bin b
+ * leaves something on the left only when b >= mlo[f] (bin 0 may hold
+ * nothing but missing values in a view not made by bl_quantize). */
+static int find_missing(struct stump *S, char err[BL_ERR_MAX])
+{
+    const struct bl_train *tr = S->tr;
+    size_t m = tr->m, d = tr->d, n = 0;
+    S->moff = calloc(d + 1, sizeof *S->moff);
+    S->mlo = calloc(d ? d : 1, sizeof *S->mlo);
+    if (!S->moff || !S->mlo)
+        goto oom;
+    if (!tr->X.x)
+        return 0;
+    for (size_t f = 0; f < d; f++) {
+        const float *x = tr->X.x + f * m;
+        for (size_t i = 0; i < m; i++)
+            n += isnan(x[i]) != 0;
+        S->moff[f + 1] = n;
+    }
+    if (n && !(S->mrow = malloc(n * sizeof *S->mrow)))
+        goto oom;
+    for (size_t f = 0, e = 0; f < d && n; f++) {
+        const float *x = tr->X.x + f * m;
+        const uint8_t *bins = tr->Q.bins + f * m;
+        unsigned lo = tr->Q.nbins[f];
+        for (size_t i = 0; i < m; i++)
+            if (isnan(x[i]))
+                S->mrow[e++] = (uint32_t)i;
+            else if (bins[i] < lo)
+                lo = bins[i];
+        S->mlo[f] = (uint16_t)lo;
+    }
+    return 0;
+oom:
+    snprintf(err, BL_ERR_MAX, "out of memory");
+    return -1;
+}
+
+/* M[r] = sum of G[i][r] over feature f's missing rows; 0 when it has none. */
+static int missing_sums(const struct stump *S, size_t f, const double *G, size_t c, double *M)
+{
+    size_t e0 = S->moff[f], e1 = S->moff[f + 1];
+    if (e0 == e1)
+        return 0;
+    for (size_t r = 0; r < c; r++)
+        M[r] = 0.0;
+    for (size_t e = e0; e < e1; e++) {
+        const double *g = G + (size_t)S->mrow[e] * c;
+        for (size_t r = 0; r < c; r++)
+            M[r] += g[r];
+    }
+    return 1;
 }
 
 static void *stump_create(const struct bl_host *host, const union bl_value *params,
@@ -266,7 +349,7 @@ static void *stump_create(const struct bl_host *host, const union bl_value *para
         return NULL;
     }
     /* which splits are non-constant on the training set, once */
-    if (bl_splits_ok(Q, S->split_ok, err, BL_ERR_MAX) < 0) {
+    if (bl_splits_ok(Q, S->split_ok, err, BL_ERR_MAX) < 0 || find_missing(S, err) < 0) {
         stump_destroy(S);
         return NULL;
     }
@@ -354,15 +437,50 @@ static inline double split_score(double T, double L)
     return T - 2.0 * L;
 }
 
+/* The criterion's value of one split whose left sums are L (b unset), as
+ * scan_feature computes it. */
+static struct fbest eval_split(int crit, const double *T, const double *L, size_t c)
+{
+    struct fbest a = {-1.0, -1, 0, 1, 0};
+    if (crit == CRIT_MAX) {
+        for (size_t r = 0; r < c; r++) {
+            double sc = split_score(T[r], L[r]);
+            if (fabs(sc) > a.edge) {
+                a.edge = fabs(sc);
+                a.r = (int)r;
+                a.pol = sc < 0 ? -1 : 1;
+            }
+        }
+    } else if (crit == CRIT_L2 || crit == CRIT_VOTE) {
+        double q = 0.0;
+        for (size_t r = 0; r < c; r++) {
+            double sc = split_score(T[r], L[r]);
+            q += crit == CRIT_L2 ? sc * sc : fabs(sc);
+        }
+        a.edge = q;
+    } else {
+        double ml = L[0], mr = T[0] - L[0];
+        for (size_t r = 1; r < c; r++) {
+            if (L[r] > ml)
+                ml = L[r];
+            if (T[r] - L[r] > mr)
+                mr = T[r] - L[r];
+        }
+        a.edge = ml + mr;
+    }
+    return a;
+}
+
 /* Best split of feature f from its histogram; the left prefix is
  * accumulated in place over hist (rows 0..b hold L after step b).
  * Criteria max, l2, vote, leafclass. */
 static struct fbest scan_feature(const struct stump *S, size_t f, double *hist,
-                                 const double *T, size_t c)
+                                 const double *T, size_t c, const double *M, double *La)
 {
-    struct fbest fb = {-1.0, -1, 0, 1};
+    struct fbest fb = {-1.0, -1, 0, 1, 0};
     unsigned nb = S->tr->Q.nbins[f];
     const uint8_t *ok = S->split_ok + f * MAXBINS;
+    unsigned lo = S->mlo[f];
     int crit = S->criterion;
     for (unsigned b = 0; b + 1 < nb; b++) {
         double *Lb = hist + (size_t)b * c;
@@ -373,12 +491,8 @@ static struct fbest scan_feature(const struct stump *S, size_t f, double *hist,
         if (crit == CRIT_MAX) {
             for (size_t r = 0; r < c; r++) {
                 double sc = split_score(T[r], Lb[r]);
-                if (fabs(sc) > fb.edge) {
-                    fb.edge = fabs(sc);
-                    fb.b = (int)b;
-                    fb.r = (int)r;
-                    fb.pol = sc < 0 ? -1 : 1;
-                }
+                if (fabs(sc) > fb.edge)
+                    fb = (struct fbest){fabs(sc), (int)b, (int)r, sc < 0 ? -1 : 1, 0};
             }
         } else if (crit == CRIT_L2) {
             double q = 0.0;
@@ -386,22 +500,14 @@ static struct fbest scan_feature(const struct stump *S, size_t f, double *hist,
                 double sc = split_score(T[r], Lb[r]);
                 q += sc * sc;
             }
-            if (q > fb.edge) {
-                fb.edge = q;
-                fb.b = (int)b;
-                fb.r = 0;
-                fb.pol = 1;
-            }
+            if (q > fb.edge)
+                fb = (struct fbest){q, (int)b, 0, 1, 0};
         } else if (crit == CRIT_VOTE) {
             double q = 0.0;
             for (size_t r = 0; r < c; r++)
                 q += fabs(split_score(T[r], Lb[r]));
-            if (q > fb.edge) {
-                fb.edge = q;
-                fb.b = (int)b;
-                fb.r = 0;
-                fb.pol = 1;
-            }
+            if (q > fb.edge)
+                fb = (struct fbest){q, (int)b, 0, 1, 0};
         } else { /* CRIT_LEAF: the objective can be negative, so b < 0 marks "none" */
             double ml = Lb[0], mr = T[0] - Lb[0];
             for (size_t r = 1; r < c; r++) {
@@ -411,11 +517,17 @@ static struct fbest scan_feature(const struct stump *S, size_t f, double *hist,
                     mr = T[r] - Lb[r];
             }
             double q = ml + mr;
-            if (fb.b < 0 || q > fb.edge) {
-                fb.edge = q;
-                fb.b = (int)b;
-                fb.r = 0;
-                fb.pol = 1;
+            if (fb.b < 0 || q > fb.edge)
+                fb = (struct fbest){q, (int)b, 0, 1, 0};
+        }
+        if (M && b >= lo) { /* the missing rows on the right: left sums L - M */
+            for (size_t r = 0; r < c; r++)
+                La[r] = Lb[r] - M[r];
+            struct fbest a = eval_split(crit, T, La, c);
+            if (a.edge > fb.edge) {
+                a.b = (int)b;
+                a.mr = 1;
+                fb = a;
             }
         }
     }
@@ -427,7 +539,7 @@ static struct fbest scan_feature(const struct stump *S, size_t f, double *hist,
  * that one scan alone waits on, as in accumulate1_block.  Per feature the
  * same additions and comparisons in the same order, so the same answer. */
 static void scan_block_max1(const struct stump *S, size_t f0, size_t nq, double *const *hq,
-                            double T, struct fbest *out)
+                            double T, const int *hm, const double *Mq, struct fbest *out)
 {
     const struct bl_quantized *Q = &S->tr->Q;
     double L[FBLK];
@@ -435,7 +547,7 @@ static void scan_block_max1(const struct stump *S, size_t f0, size_t nq, double 
     unsigned nb[FBLK], top = 0;
     const uint8_t *ok[FBLK];
     for (size_t q = 0; q < nq; q++) {
-        fb[q] = (struct fbest){-1.0, -1, 0, 1};
+        fb[q] = (struct fbest){-1.0, -1, 0, 1, 0};
         nb[q] = Q->nbins[f0 + q];
         ok[q] = S->split_ok + (f0 + q) * MAXBINS;
         L[q] = 0.0;
@@ -450,11 +562,12 @@ static void scan_block_max1(const struct stump *S, size_t f0, size_t nq, double 
             if (!ok[q][b])
                 continue;
             double sc = split_score(T, l);
-            if (fabs(sc) > fb[q].edge) {
-                fb[q].edge = fabs(sc);
-                fb[q].b = (int)b;
-                fb[q].r = 0;
-                fb[q].pol = sc < 0 ? -1 : 1;
+            if (fabs(sc) > fb[q].edge)
+                fb[q] = (struct fbest){fabs(sc), (int)b, 0, sc < 0 ? -1 : 1, 0};
+            if (hm[q] && b >= S->mlo[f0 + q]) { /* missing rows on the right */
+                double sa = split_score(T, l - Mq[q]);
+                if (fabs(sa) > fb[q].edge)
+                    fb[q] = (struct fbest){fabs(sa), (int)b, 0, sa < 0 ? -1 : 1, 1};
             }
         }
     memcpy(out, fb, nq * sizeof *out);
@@ -466,10 +579,11 @@ static void scan_block_max1(const struct stump *S, size_t f0, size_t nq, double 
  * strictly larger score replaces, so ties go to the lowest bin.  The order
  * is total, so the merge does not depend on which thread saw which feature. */
 static void scan_each(const struct stump *S, size_t f, double *hist, const double *T, size_t c,
-                      struct cbest *cb)
+                      const double *M, struct cbest *cb)
 {
     unsigned nb = S->tr->Q.nbins[f];
     const uint8_t *ok = S->split_ok + f * MAXBINS;
+    unsigned lo = S->mlo[f];
     for (unsigned b = 0; b + 1 < nb; b++) {
         double *Lb = hist + (size_t)b * c;
         if (b > 0)
@@ -483,6 +597,12 @@ static void scan_each(const struct stump *S, size_t f, double *hist, const doubl
                 cb[r].f = f;
                 cb[r].b = (int)b;
                 cb[r].pol = sc < 0 ? -1 : 1;
+                cb[r].mr = 0;
+            }
+            if (M && b >= lo) { /* missing rows on the right */
+                double sa = split_score(T[r], Lb[r] - M[r]), ea = fabs(sa);
+                if (ea > cb[r].e || (ea == cb[r].e && f < cb[r].f))
+                    cb[r] = (struct cbest){ea, f, (int)b, sa < 0 ? -1 : 1, 1};
             }
         }
     }
@@ -495,29 +615,52 @@ static int cbest_better(const struct cbest *a, const struct cbest *b)
 
 /* Prefix sums of feature f up to bin b, rebuilt serially in hist exactly
  * as the scan built them; returns L (row b). */
-static const double *prefix_at(const struct stump *S, size_t f, int b, const double *G, size_t c,
-                               double *hist)
+static const double *prefix_at(const struct stump *S, size_t f, int b, int mr, const double *G,
+                               size_t c, double *hist)
 {
     const struct bl_quantized *Q = &S->tr->Q;
     memset(hist, 0, (size_t)Q->nbins[f] * c * sizeof *hist);
     accumulate(Q->bins + f * Q->m, Q->m, G, c, hist);
     for (int q = 1; q <= b; q++)
         prefix_step(hist + (size_t)q * c, c);
-    return hist + (size_t)b * c;
+    double *Lb = hist + (size_t)b * c;
+    if (mr) { /* left without the missing rows, as the scan computed it */
+        double *M = S->mbuf, *La = S->mbuf + c;
+        missing_sums(S, f, G, c, M);
+        for (size_t r = 0; r < c; r++)
+            La[r] = Lb[r] - M[r];
+        return La;
+    }
+    return Lb;
 }
 
 /* Feature f's best stump from its histogram (ignored for a constant
  * feature): merged into thread tid's running bests (criterion each) or
  * into best[f]. */
-static void scan_any(struct stump *S, size_t f, double *hist, const double *T, size_t c,
-                     int crit, int tid)
+static void scan_any(struct stump *S, size_t f, double *hist, const double *G, const double *T,
+                     size_t c, int crit, int tid)
 {
-    if (S->tr->Q.nbins[f] < 2)
-        S->best[f] = (struct fbest){-1.0, -1, 0, 1};
-    else if (crit == CRIT_EACH)
-        scan_each(S, f, hist, T, c, S->cb + (size_t)tid * c);
+    if (S->tr->Q.nbins[f] < 2) {
+        S->best[f] = (struct fbest){-1.0, -1, 0, 1, 0};
+        return;
+    }
+    double *M = S->mbuf + (size_t)tid * 2 * S->cap_c;
+    if (!missing_sums(S, f, G, c, M))
+        M = NULL;
+    if (crit == CRIT_EACH)
+        scan_each(S, f, hist, T, c, M, S->cb + (size_t)tid * c);
     else
-        S->best[f] = scan_feature(S, f, hist, T, c);
+        S->best[f] = scan_feature(S, f, hist, T, c, M, M ? M + c : NULL);
+}
+
+/* After outputs were written by the bin test (missing rows left): give
+ * feature f's missing rows the right side's outputs, row right[0..w). */
+static void missing_to_right(const struct stump *S, size_t f, double *out, size_t stride,
+                             size_t col, const double *right, size_t w)
+{
+    for (size_t e = S->moff[f]; e < S->moff[f + 1]; e++)
+        for (size_t r = 0; r < w; r++)
+            out[(size_t)S->mrow[e] * stride + col + r] = right[r];
 }
 
 static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit_result *res,
@@ -557,7 +700,7 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
             T[r] += G[i * c + r];
     if (crit == CRIT_EACH)
         for (size_t q = 0; q < (size_t)S->nthreads * c; q++)
-            S->cb[q] = (struct cbest){-1.0, SIZE_MAX, -1, 1};
+            S->cb[q] = (struct cbest){-1.0, SIZE_MAX, -1, 1, 0};
 
     size_t hstride = MAXBINS * S->cap_c;
     long nf = (long)d;
@@ -582,11 +725,15 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
             }
             accumulate1_block(bq, hq, nq, m, G);
             if (crit == CRIT_MAX) {
-                scan_block_max1(S, f0, nq, hq, T[0], S->best + f0);
+                int hm[FBLK];
+                double Mq[FBLK];
+                for (size_t q = 0; q < nq; q++)
+                    hm[q] = missing_sums(S, f0 + q, G, 1, &Mq[q]);
+                scan_block_max1(S, f0, nq, hq, T[0], hm, Mq, S->best + f0);
                 continue;
             }
             for (size_t q = 0; q < nq; q++)
-                scan_any(S, f0 + q, hq[q], T, c, crit, tid);
+                scan_any(S, f0 + q, hq[q], G, T, c, crit, tid);
         }
     } else {
 #pragma omp parallel for schedule(dynamic) num_threads(S->nthreads) if (par)
@@ -602,7 +749,7 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
                 memset(hist, 0, (size_t)nb * c * sizeof *hist);
                 accumulate(Q->bins + f * m, m, G, c, hist);
             }
-            scan_any(S, f, hist, T, c, crit, tid);
+            scan_any(S, f, hist, G, T, c, crit, tid);
         }
     }
 
@@ -624,7 +771,7 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
         }
         double edge = 0.0;
         for (size_t r = 0; r < c; r++) {
-            h->e[r] = (struct split1){cb[r].f, Q->cut[cb[r].f][cb[r].b], cb[r].pol};
+            h->e[r] = (struct split1){cb[r].f, Q->cut[cb[r].f][cb[r].b], cb[r].pol, cb[r].mr};
             edge += cb[r].e;
             if (res->out) {
                 const uint8_t *bins = Q->bins + cb[r].f * m;
@@ -632,6 +779,8 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
                 double pos = (double)cb[r].pol;
                 for (size_t i = 0; i < m; i++)
                     res->out[i * c + r] = bins[i] > bb ? pos : -pos;
+                if (cb[r].mr)
+                    missing_to_right(S, cb[r].f, res->out, c, r, &pos, 1);
             }
         }
         res->hyp = h;
@@ -663,7 +812,7 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
             snprintf(err, BL_ERR_MAX, "out of memory");
             return -1;
         }
-        h->s = (struct split1){bf, t, B->pol};
+        h->s = (struct split1){bf, t, B->pol, B->mr};
         h->zo = S->zo && crit == CRIT_MAX;
         double pos = (double)h->s.pol, neg = -pos;
         if (h->zo) {
@@ -672,21 +821,26 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
              * the best {0,1} answer, with edge 0 */
             pos = pos > 0 ? 1.0 : 0.0, neg = 1.0 - pos;
             double e = -INFINITY;
+            const float *x = S->tr->X.x + bf * m;
             for (size_t r = 0; r < c; r++) {
                 double sr = 0.0;
                 for (size_t i = 0; i < m; i++)
-                    sr += G[i * c + r] * (bins[i] > bb ? pos : neg);
+                    sr += G[i * c + r] *
+                          (bins[i] > bb || (B->mr && isnan(x[i])) ? pos : neg);
                 e = sr > e ? sr : e;
             }
             if (!(e >= 0.0)) {
-                h->s = (struct split1){bf, INFINITY, 1};
+                h->s = (struct split1){bf, INFINITY, 1, 0};
                 pos = neg = 0.0, e = 0.0;
             }
             be = e;
         }
-        if (res->out)
+        if (res->out) {
             for (size_t i = 0; i < m; i++)
                 res->out[i] = bins[i] > bb ? pos : neg;
+            if (h->s.mr)
+                missing_to_right(S, bf, res->out, 1, 0, &pos, 1);
+        }
         res->hyp = h;
         res->outdim = 1;
         res->edge = crit == CRIT_L2 ? sqrt(be) : be;
@@ -694,18 +848,19 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
     }
 
     /* vote, leafclass: read the votes / classes off the winning split */
-    const double *L = prefix_at(S, bf, B->b, G, c, S->hist);
+    const double *L = prefix_at(S, bf, B->b, B->mr, G, c, S->hist);
     if (!(h = hyp_new(crit == CRIT_VOTE ? H_VOTE : H_LEAF, c))) {
         snprintf(err, BL_ERR_MAX, "out of memory");
         return -1;
     }
-    h->s = (struct split1){bf, t, 1};
+    h->s = (struct split1){bf, t, 1, B->mr};
+    const float *xf = S->tr->X.x + bf * m;
     if (crit == CRIT_VOTE) {
         for (size_t r = 0; r < c; r++)
             h->v[r] = split_score(T[r], L[r]) < 0 ? -1 : 1;
         if (res->out)
             for (size_t i = 0; i < m; i++) {
-                double phi = bins[i] > bb ? 1.0 : -1.0;
+                double phi = bins[i] > bb || (B->mr && isnan(xf[i])) ? 1.0 : -1.0;
                 for (size_t r = 0; r < c; r++)
                     res->out[i * c + r] = h->v[r] * phi;
             }
@@ -725,7 +880,7 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
         double off = -1.0 / (double)(c - 1);
         if (res->out)
             for (size_t i = 0; i < m; i++) {
-                size_t q = bins[i] > bb ? rq : lq;
+                size_t q = bins[i] > bb || (B->mr && isnan(xf[i])) ? rq : lq;
                 for (size_t r = 0; r < c; r++)
                     res->out[i * c + r] = r == q ? 1.0 : off;
             }
@@ -746,7 +901,7 @@ static void stump_predict(const void *hyp, const struct bl_matrix *X, double *ou
 {
     const struct stump_hyp *h = hyp;
     size_t m = X->m, c = h->c;
-    /* raw values, NaN compares false: left */
+    /* raw values: NaN compares false, so it goes left unless mr */
     switch (h->kind) {
     case H_ONE: {
         const float *x = X->x + h->s.f * m;
@@ -754,22 +909,23 @@ static void stump_predict(const void *hyp, const struct bl_matrix *X, double *ou
         if (h->zo)
             pos = pos > 0 ? 1.0 : 0.0, neg = 1.0 - pos;
         for (size_t i = 0; i < m; i++)
-            out[i] = x[i] > h->s.t ? pos : neg;
+            out[i] = x[i] > h->s.t || (h->s.mr && isnan(x[i])) ? pos : neg;
         break;
     }
     case H_EACH:
         for (size_t r = 0; r < c; r++) {
             const float *x = X->x + h->e[r].f * m;
             float t = h->e[r].t;
+            int mr = h->e[r].mr;
             double pos = (double)h->e[r].pol;
             for (size_t i = 0; i < m; i++)
-                out[i * c + r] = x[i] > t ? pos : -pos;
+                out[i * c + r] = x[i] > t || (mr && isnan(x[i])) ? pos : -pos;
         }
         break;
     case H_VOTE: {
         const float *x = X->x + h->s.f * m;
         for (size_t i = 0; i < m; i++) {
-            double phi = x[i] > h->s.t ? 1.0 : -1.0;
+            double phi = x[i] > h->s.t || (h->s.mr && isnan(x[i])) ? 1.0 : -1.0;
             for (size_t r = 0; r < c; r++)
                 out[i * c + r] = h->v[r] * phi;
         }
@@ -779,7 +935,7 @@ static void stump_predict(const void *hyp, const struct bl_matrix *X, double *ou
         const float *x = X->x + h->s.f * m;
         double off = -1.0 / (double)(c - 1);
         for (size_t i = 0; i < m; i++) {
-            size_t q = x[i] > h->s.t ? h->right : h->left;
+            size_t q = x[i] > h->s.t || (h->s.mr && isnan(x[i])) ? h->right : h->left;
             for (size_t r = 0; r < c; r++)
                 out[i * c + r] = r == q ? 1.0 : off;
         }
@@ -790,6 +946,16 @@ static void stump_predict(const void *hyp, const struct bl_matrix *X, double *ou
 
 /* ---- text form -------------------------------------------------------------- */
 
+/* Written after a split whose missing values go right. */
+#define MISS_R " miss=r"
+
+/* An optional MISS_R at p: sets *mr, returns what follows. */
+static const char *parse_miss(const char *p, int *mr)
+{
+    *mr = strncmp(p, MISS_R, sizeof MISS_R - 1) == 0;
+    return *mr ? p + sizeof MISS_R - 1 : p;
+}
+
 /* %.9g prints any float so that strtof reads back the same bits. */
 static int stump_save(const void *hyp, char *buf, size_t cap)
 {
@@ -799,23 +965,24 @@ static int stump_save(const void *hyp, char *buf, size_t cap)
         buf[0] = 0;
     switch (h->kind) {
     case H_ONE:
-        sb_printf(&b, "f=%zu t=%.9g pol=%d%s", h->s.f, (double)h->s.t, h->s.pol,
-                  h->zo ? " out=01" : "");
+        sb_printf(&b, "f=%zu t=%.9g pol=%d%s%s", h->s.f, (double)h->s.t, h->s.pol,
+                  h->zo ? " out=01" : "", h->s.mr ? MISS_R : "");
         break;
     case H_EACH:
         sb_printf(&b, "each %zu:", h->c);
         for (size_t r = 0; r < h->c; r++)
-            sb_printf(&b, "%s f=%zu t=%.9g pol=%d", r ? ";" : "", h->e[r].f, (double)h->e[r].t,
-                      h->e[r].pol);
+            sb_printf(&b, "%s f=%zu t=%.9g pol=%d%s", r ? ";" : "", h->e[r].f, (double)h->e[r].t,
+                      h->e[r].pol, h->e[r].mr ? MISS_R : "");
         break;
     case H_VOTE:
         sb_printf(&b, "vote %zu: f=%zu t=%.9g v=", h->c, h->s.f, (double)h->s.t);
         for (size_t r = 0; r < h->c; r++)
             sb_printf(&b, "%c", h->v[r] > 0 ? '+' : '-');
+        sb_printf(&b, "%s", h->s.mr ? MISS_R : "");
         break;
     case H_LEAF:
-        sb_printf(&b, "leafclass %zu: f=%zu t=%.9g left=%zu right=%zu", h->c, h->s.f,
-                  (double)h->s.t, h->left, h->right);
+        sb_printf(&b, "leafclass %zu: f=%zu t=%.9g left=%zu right=%zu%s", h->c, h->s.f,
+                  (double)h->s.t, h->left, h->right, h->s.mr ? MISS_R : "");
         break;
     }
     return b.len > (size_t)INT32_MAX ? -1 : (int)b.len;
@@ -866,18 +1033,19 @@ static void *stump_load(const char *text, size_t d, char err[BL_ERR_MAX])
     struct stump_hyp *h;
 
     if (strncmp(p, "f=", 2) == 0) { /* max, l2 */
-        int zo = 0;
+        int zo = 0, mr;
         if (!(p = bl_stump1_parse_ft(p, &f, &t)) || !(p = bl_stump1_parse_pol(p, &pol)))
             return malformed(text, expect_one, err);
         if (strncmp(p, " out=01", 7) == 0)
             zo = 1, p += 7;
+        p = parse_miss(p, &mr);
         if (!bl_stump1_at_end(p))
             return malformed(text, expect_one, err);
         if (check_split(f, pol, d, err) < 0)
             return NULL;
         if (!(h = hyp_new(H_ONE, 1)))
             return oom(err);
-        h->s = (struct split1){(size_t)f, t, (int)pol};
+        h->s = (struct split1){(size_t)f, t, (int)pol, mr};
         h->zo = zo;
         return h;
     }
@@ -893,6 +1061,7 @@ static void *stump_load(const char *text, size_t d, char err[BL_ERR_MAX])
     else
         return malformed(text, expect_one, err);
     unsigned long long c;
+    int mr;
     if (!(p = bl_stump1_parse_uint(p, &c)) || strncmp(p, ": ", 2) != 0)
         return malformed(text, expect, err);
     p += 2;
@@ -914,9 +1083,10 @@ static void *stump_load(const char *text, size_t d, char err[BL_ERR_MAX])
             }
             if (!(p = bl_stump1_parse_ft(p, &f, &t)) || !(p = bl_stump1_parse_pol(p, &pol)))
                 goto bad;
+            p = parse_miss(p, &mr);
             if (check_split(f, pol, d, err) < 0)
                 goto range;
-            h->e[r] = (struct split1){(size_t)f, t, (int)pol};
+            h->e[r] = (struct split1){(size_t)f, t, (int)pol, mr};
         }
         if (!bl_stump1_at_end(p))
             goto bad;
@@ -927,7 +1097,7 @@ static void *stump_load(const char *text, size_t d, char err[BL_ERR_MAX])
         goto bad;
     if (check_split(f, 1, d, err) < 0)
         goto range;
-    h->s = (struct split1){(size_t)f, t, 1};
+    h->s = (struct split1){(size_t)f, t, 1, 0};
     if (kind == H_VOTE) {
         if (strncmp(p, " v=", 3) != 0)
             goto bad;
@@ -937,6 +1107,7 @@ static void *stump_load(const char *text, size_t d, char err[BL_ERR_MAX])
                 goto bad;
             h->v[r] = *p == '+' ? 1 : -1;
         }
+        p = parse_miss(p, &h->s.mr);
         if (!bl_stump1_at_end(p))
             goto bad;
         return h;
@@ -945,7 +1116,7 @@ static void *stump_load(const char *text, size_t d, char err[BL_ERR_MAX])
     unsigned long long lq, rq;
     if (strncmp(p, " left=", 6) != 0 || !(p = bl_stump1_parse_uint(p + 6, &lq)) ||
         strncmp(p, " right=", 7) != 0 || !(p = bl_stump1_parse_uint(p + 7, &rq)) ||
-        !bl_stump1_at_end(p))
+        !bl_stump1_at_end(p = parse_miss(p, &h->s.mr)))
         goto bad;
     if (lq >= c || rq >= c) {
         snprintf(err, BL_ERR_MAX, "stump: class %llu out of range (the hypothesis has %llu classes)",

@@ -186,24 +186,38 @@ struct brute {
     size_t f;
     float t;
     int pol;
+    int mr; /* missing values right */
 };
 
-/* Every (f, cut, class, pol) in that order, strictly better wins; h from
- * the raw values (NaN left), constant h skipped. */
+static int has_nan(const struct prob *P, size_t f)
+{
+    for (size_t i = 0; i < P->m; i++)
+        if (isnan(P->x[f * P->m + i]))
+            return 1;
+    return 0;
+}
+
+/* Every (f, cut, missing side, class, pol) in that order, strictly better
+ * wins; h from the raw values (NaN left, or right when mr), constant h
+ * skipped.  A cut is a candidate when it splits with NaN left (the bin
+ * test); NaN right is tried on those cuts only. */
 static struct brute brute_force(const struct prob *P, const double *G, size_t c, int l2)
 {
-    struct brute B = {-1, 0, 0, 0};
+    struct brute B = {-1, 0, 0, 0, 0};
     size_t m = P->m;
     double *h = malloc(m * sizeof *h), *sc = malloc(c * sizeof *sc);
     for (size_t f = 0; f < P->d; f++)
-        for (unsigned b = 0; b + 1 < P->nbins[f]; b++) {
+        for (unsigned b = 0; b + 1 < P->nbins[f]; b++)
+        for (int mr = 0; mr <= has_nan(P, f); mr++) {
             float t = P->cut[f][b];
-            size_t nright = 0;
+            size_t nright = 0, nabove = 0;
             for (size_t i = 0; i < m; i++) {
-                h[i] = P->x[f * m + i] > t ? 1.0 : -1.0;
+                float xv = P->x[f * m + i];
+                h[i] = xv > t || (mr && isnan(xv)) ? 1.0 : -1.0;
                 nright += h[i] > 0;
+                nabove += xv > t;
             }
-            if (nright == 0 || nright == m)
+            if (nright == 0 || nright == m || nabove == 0 || nabove == m)
                 continue;
             for (size_t r = 0; r < c; r++) {
                 sc[r] = 0;
@@ -215,12 +229,12 @@ static struct brute brute_force(const struct prob *P, const double *G, size_t c,
                 for (size_t r = 0; r < c; r++)
                     q += sc[r] * sc[r];
                 if (q > B.edge)
-                    B = (struct brute){q, f, t, 1};
+                    B = (struct brute){q, f, t, 1, mr};
             } else { /* class before polarity: ties go to the lowest class */
                 for (size_t r = 0; r < c; r++)
                     for (int pol = 1; pol >= -1; pol -= 2)
                         if (pol * sc[r] > B.edge)
-                            B = (struct brute){pol * sc[r], f, t, pol};
+                            B = (struct brute){pol * sc[r], f, t, pol, mr};
             }
         }
     if (l2 && B.edge >= 0)
@@ -231,7 +245,8 @@ static struct brute brute_force(const struct prob *P, const double *G, size_t c,
 
 static void expect_text(const struct brute *B, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "f=%zu t=%.9g pol=%d", B->f, (double)B->t, B->pol);
+    snprintf(buf, cap, "f=%zu t=%.9g pol=%d%s", B->f, (double)B->t, B->pol,
+             B->mr ? " miss=r" : "");
 }
 
 /* The answer's outputs: +-1, equal to predict on the raw training values. */
@@ -571,20 +586,23 @@ __attribute__((format(printf, 2, 3))) static void sadd(struct str *b, const char
 }
 
 /* Left/right sums of every column for split (f, t) on raw values (NaN
- * left); returns 0 when the split is constant on the training set. */
+ * left, or right when mr); returns 0 when the split is constant on the
+ * training set or, as brute_force, when the cut alone is. */
 static int side_sums(const struct prob *P, const double *G, size_t c, size_t f, float t,
-                     double *Ls, double *Rs)
+                     int mr, double *Ls, double *Rs)
 {
-    size_t m = P->m, nright = 0;
+    size_t m = P->m, nright = 0, nabove = 0;
     for (size_t r = 0; r < c; r++)
         Ls[r] = Rs[r] = 0;
     for (size_t i = 0; i < m; i++) {
-        int right = P->x[f * m + i] > t;
+        float xv = P->x[f * m + i];
+        int right = xv > t || (mr && isnan(xv));
         nright += right;
+        nabove += xv > t;
         for (size_t r = 0; r < c; r++)
             (right ? Rs : Ls)[r] += G[i * c + r];
     }
-    return nright > 0 && nright < m;
+    return nright > 0 && nright < m && nabove > 0 && nabove < m;
 }
 
 /* Brute force for the multi-output criteria: the expected text and edge.
@@ -597,7 +615,7 @@ static double brute_multi(const struct prob *P, const double *G, size_t c, int c
     double *be = malloc(c * sizeof *be);
     size_t *bf = malloc(c * sizeof *bf);
     float *bt = malloc(c * sizeof *bt);
-    int *bp = malloc(c * sizeof *bp);
+    int *bp = malloc(c * sizeof *bp), *bm = calloc(c, sizeof *bm), Bm = 0;
     double best = -HUGE_VAL, edge = 0;
     size_t Bf = 0, Bl = 0, Br = 0;
     float Bt = 0;
@@ -606,15 +624,17 @@ static double brute_multi(const struct prob *P, const double *G, size_t c, int c
         be[r] = -1;
     int found = 0;
     for (size_t f = 0; f < P->d; f++)
-        for (unsigned b = 0; b + 1 < P->nbins[f]; b++) {
+        for (unsigned b = 0; b + 1 < P->nbins[f]; b++)
+        for (int mr = 0; mr <= has_nan(P, f); mr++) {
             float t = P->cut[f][b];
-            if (!side_sums(P, G, c, f, t, Ls, Rs))
+            if (!side_sums(P, G, c, f, t, mr, Ls, Rs))
                 continue;
             if (crit == C_EACH) {
                 for (size_t r = 0; r < c; r++) {
                     double sc = Rs[r] - Ls[r];
                     if (fabs(sc) > be[r]) {
                         be[r] = fabs(sc), bf[r] = f, bt[r] = t, bp[r] = sc < 0 ? -1 : 1;
+                        bm[r] = mr;
                     }
                 }
             } else if (crit == C_VOTE) {
@@ -622,7 +642,7 @@ static double brute_multi(const struct prob *P, const double *G, size_t c, int c
                 for (size_t r = 0; r < c; r++)
                     q += fabs(Rs[r] - Ls[r]);
                 if (!found || q > best) {
-                    found = 1, best = q, Bf = f, Bt = t;
+                    found = 1, best = q, Bf = f, Bt = t, Bm = mr;
                     for (size_t r = 0; r < c; r++)
                         votes[r] = Rs[r] - Ls[r] < 0 ? '-' : '+';
                     votes[c] = 0;
@@ -637,7 +657,7 @@ static double brute_multi(const struct prob *P, const double *G, size_t c, int c
                 }
                 double q = Ls[lq] + Rs[rq];
                 if (!found || q > best)
-                    found = 1, best = q, Bf = f, Bt = t, Bl = lq, Br = rq;
+                    found = 1, best = q, Bf = f, Bt = t, Bl = lq, Br = rq, Bm = mr;
             }
         }
     want->n = 0;
@@ -646,18 +666,21 @@ static double brute_multi(const struct prob *P, const double *G, size_t c, int c
         sadd(want, "each %zu:", c);
         for (size_t r = 0; r < c; r++) {
             cr_assert(be[r] >= 0, "no split at all");
-            sadd(want, "%s f=%zu t=%.9g pol=%d", r ? ";" : "", bf[r], (double)bt[r], bp[r]);
+            sadd(want, "%s f=%zu t=%.9g pol=%d%s", r ? ";" : "", bf[r], (double)bt[r], bp[r],
+                 bm[r] ? " miss=r" : "");
             edge += be[r];
         }
     } else if (crit == C_VOTE) {
         cr_assert(found);
-        sadd(want, "vote %zu: f=%zu t=%.9g v=%s", c, Bf, (double)Bt, votes);
+        sadd(want, "vote %zu: f=%zu t=%.9g v=%s%s", c, Bf, (double)Bt, votes,
+             Bm ? " miss=r" : "");
         edge = best;
     } else {
         cr_assert(found);
-        sadd(want, "leafclass %zu: f=%zu t=%.9g left=%zu right=%zu", c, Bf, (double)Bt, Bl, Br);
+        sadd(want, "leafclass %zu: f=%zu t=%.9g left=%zu right=%zu%s", c, Bf, (double)Bt, Bl, Br,
+             Bm ? " miss=r" : "");
         double T = -HUGE_VAL;
-        side_sums(P, G, c, Bf, Bt, Ls, Rs);
+        side_sums(P, G, c, Bf, Bt, Bm, Ls, Rs);
         for (size_t r = 0; r < c; r++)
             if (Ls[r] + Rs[r] > T)
                 T = Ls[r] + Rs[r];
@@ -665,7 +688,7 @@ static double brute_multi(const struct prob *P, const double *G, size_t c, int c
         if (edge < 0)
             edge = 0;
     }
-    free(Ls), free(Rs), free(be), free(bf), free(bt), free(bp);
+    free(Ls), free(Rs), free(be), free(bf), free(bt), free(bp), free(bm);
     return edge;
 }
 
@@ -1049,4 +1072,107 @@ Test(stump, load_refuses_malformed_multi)
     cr_assert(strstr(err, "range"), "%s", err);
     cr_assert_null(ops()->load("each 2: f=1 t=0.5 pol=1; f=10 t=0 pol=1", 10, err));
     cr_assert(strstr(err, "range"), "%s", err);
+}
+
+/* ---- missing values: the side that gains ----------------------------------- */
+
+/* x = 1 1 2 2 3 3 NaN NaN, classes 0 0 0 0 1 1 1 1 (G = -1/+1): the
+ * missing rows belong with the large values.  In bin 0 (left) the best
+ * stump x > 2.5 misclassifies them (edge 4); sent right it separates the
+ * classes (edge 8), so the exponential loss after a step is strictly
+ * lower.  The side is saved ("miss=r"), loaded and predicted. */
+Test(stump, missing_values_go_to_the_gaining_side)
+{
+    float x[8] = {1, 1, 2, 2, 3, 3, NAN, NAN};
+    uint8_t bins[8] = {0, 0, 1, 1, 2, 2, 0, 0};
+    uint16_t nbins[1] = {3};
+    float cut0[2] = {1.5f, 2.5f};
+    float *cut[1] = {cut0};
+    int y[8] = {0, 0, 0, 0, 1, 1, 1, 1};
+    double G[8];
+    for (int i = 0; i < 8; i++)
+        G[i] = y[i] ? 1.0 : -1.0;
+    struct prob P = {0};
+    P.m = 8, P.d = 1, P.k = 2;
+    P.tr.m = 8, P.tr.d = 1, P.tr.k = 2, P.tr.y = y;
+    P.tr.X.m = 8, P.tr.X.d = 1, P.tr.X.x = x;
+    P.tr.Q.m = 8, P.tr.Q.d = 1, P.tr.Q.bins = bins, P.tr.Q.nbins = nbins;
+    P.tr.Q.cut = (const float *const *)cut;
+    for (int crit = 0; crit <= 3; crit++) { /* max, l2, each, vote */
+        void *L = learner(NULL, &P.tr, crit);
+        struct answer A = fitn(L, &P, G, 1, 1);
+        cr_assert(A.ok, "%s", A.text);
+        cr_assert(strstr(A.text, "miss=r"), "criterion %d: %s", crit, A.text);
+        cr_assert_float_eq(A.edge, crit == 1 ? sqrt(64.0) : 8.0, 1e-12);
+        /* exp loss after a unit step: missing right vs the same split in bin 0 */
+        double right = 0.0, left = 0.0;
+        for (int i = 0; i < 8; i++) {
+            double h_bin0 = bins[i] > 1 ? A.out[4] : -A.out[4];
+            right += exp(-G[i] * A.out[i]);
+            left += exp(-G[i] * h_bin0);
+        }
+        cr_assert(right < left, "criterion %d: loss %g with missing right, %g in bin 0", crit,
+                  right, left);
+        cr_assert_eq(A.out[6], A.out[4]);
+        cr_assert_eq(A.out[7], A.out[4]);
+        /* save / load / predict on raw values */
+        char err[BL_ERR_MAX] = "";
+        void *H = ops()->load(A.text, 1, err);
+        cr_assert_not_null(H, "load '%s': %s", A.text, err);
+        char text2[4096];
+        ops()->save(H, text2, sizeof text2);
+        cr_assert_str_eq(text2, A.text);
+        double out[8];
+        ops()->predict(H, &P.tr.X, out);
+        for (int i = 0; i < 8; i++)
+            cr_assert_eq(out[i], A.out[i], "row %d of '%s'", i, A.text);
+        ops()->free_hyp(H);
+        drop(&A);
+        ops()->destroy(L);
+    }
+    /* a split written without the side (older models): NaN goes left */
+    char err[BL_ERR_MAX] = "";
+    void *H = ops()->load("f=0 t=2.5 pol=1", 1, err);
+    cr_assert_not_null(H, "%s", err);
+    double out[8];
+    ops()->predict(H, &P.tr.X, out);
+    cr_assert_eq(out[6], -1.0);
+    ops()->free_hyp(H);
+    H = ops()->load("leafclass 2: f=0 t=2.5 left=0 right=1 miss=r", 1, err);
+    cr_assert_not_null(H, "%s", err);
+    ops()->free_hyp(H);
+    cr_assert_null(ops()->load("f=0 t=2.5 pol=1 miss=x", 1, err));
+}
+
+/* A hand-built view whose bin 0 holds only missing values: after bin 0,
+ * sending them right would leave nothing on the left (the constant
+ * hypothesis, edge |T| = 6 here), so that side is not a candidate.  The
+ * best real split is NaN | 1 1 2 2 with edge 2. */
+Test(stump, missing_right_never_empties_the_left)
+{
+    float x[6] = {NAN, NAN, 1, 1, 2, 2};
+    uint8_t bins[6] = {0, 0, 1, 1, 2, 2};
+    uint16_t nbins[1] = {3};
+    float cut0[2] = {0.5f, 1.5f};
+    float *cut[1] = {cut0};
+    int y[6] = {1, 1, 1, 1, 1, 1};
+    double G[6] = {1, 1, 1, 1, 1, 1};
+    struct prob P = {0};
+    P.m = 6, P.d = 1, P.k = 2;
+    P.tr.m = 6, P.tr.d = 1, P.tr.k = 2, P.tr.y = y;
+    P.tr.X.m = 6, P.tr.X.d = 1, P.tr.X.x = x;
+    P.tr.Q.m = 6, P.tr.Q.d = 1, P.tr.Q.bins = bins, P.tr.Q.nbins = nbins;
+    P.tr.Q.cut = (const float *const *)cut;
+    for (int crit = 0; crit <= 3; crit++) { /* max, l2, each, vote */
+        void *L = learner(NULL, &P.tr, crit);
+        struct answer A = fitn(L, &P, G, 1, 1);
+        cr_assert(A.ok, "%s", A.text);
+        cr_assert_float_eq(A.edge, 2.0, 1e-12, "criterion %d: %s", crit, A.text);
+        int plus = 0;
+        for (int i = 0; i < 6; i++)
+            plus += A.out[i] > 0;
+        cr_assert(plus > 0 && plus < 6, "criterion %d: constant outputs (%s)", crit, A.text);
+        drop(&A);
+        ops()->destroy(L);
+    }
 }

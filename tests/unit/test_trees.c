@@ -415,6 +415,7 @@ struct pnode {
     float thr;
     size_t a, b;     /* children                        */
     size_t e0, ne;   /* leaf: entries e[e0 .. e0 + ne)   */
+    int mr;          /* split: NaN goes right ("miss=r") */
 };
 
 struct ptree {
@@ -452,6 +453,8 @@ static struct pforest parse(const char *text)
             if (c == 's') {
                 cr_assert_eq(sscanf(p, "%ld %f %zu %zu%n", &N->feat, &N->thr, &N->a, &N->b, &n), 4);
                 p += n;
+                if (strncmp(p, " miss=r", 7) == 0)
+                    N->mr = 1, p += 7;
                 cr_assert(N->a > q && N->b > q && N->a < T->nn && N->b < T->nn && N->a != N->b);
                 cr_assert(isfinite(N->thr));
                 continue;
@@ -494,7 +497,15 @@ static size_t pf_leaves(const struct ptree *T)
     return n;
 }
 
-/* Does example i of X pass through node `node` (left iff !(x > thr))? */
+/* Which child of split N example i of X goes to: left iff !(x > thr),
+ * NaN right when N->mr. */
+static size_t child(const struct pnode *N, const struct bl_matrix *X, size_t i)
+{
+    float v = X->x[(size_t)N->feat * X->m + i];
+    return v > N->thr || (N->mr && isnan(v)) ? N->b : N->a;
+}
+
+/* Does example i of X pass through node `node`? */
 static int reaches(const struct ptree *T, const struct bl_matrix *X, size_t i, size_t node)
 {
     size_t q = 0;
@@ -504,7 +515,7 @@ static int reaches(const struct ptree *T, const struct bl_matrix *X, size_t i, s
         const struct pnode *N = &T->n[q];
         if (N->leaf)
             return 0;
-        q = X->x[(size_t)N->feat * X->m + i] > N->thr ? N->b : N->a;
+        q = child(N, X, i);
     }
 }
 
@@ -526,7 +537,7 @@ static void pf_predict(const struct pforest *F, const struct bl_matrix *X, doubl
             const struct ptree *T = &F->t[t];
             size_t q = 0;
             while (!T->n[q].leaf)
-                q = X->x[(size_t)T->n[q].feat * X->m + i] > T->n[q].thr ? T->n[q].b : T->n[q].a;
+                q = child(&T->n[q], X, i);
             for (size_t e = T->n[q].e0; e < T->n[q].e0 + T->n[q].ne; e++)
                 out[i * F->k + F->e[e].cls] += F->e[e].v;
         }
@@ -701,12 +712,14 @@ static int same_value(float a, float b)
 }
 
 /* The best gain over every feature and every boundary between distinct
- * raw values (NaN first, as its own value) of the node's examples. */
+ * raw values (NaN first, as its own value) of the node's examples, and at
+ * each boundary between present values also with NaN on the right. */
 static double brute_best(const struct prob *P, const size_t *idx, size_t n, const double *stn,
                          size_t np)
 {
     size_t s = 2 * np;
     double *T = calloc(s, sizeof *T), *L = malloc(s * sizeof *L), best = -HUGE_VAL;
+    double *M = malloc(s * sizeof *M), *La = malloc(s * sizeof *La);
     struct vj *o = malloc(n * sizeof *o);
     for (size_t j = 0; j < n; j++)
         for (size_t q = 0; q < s; q++)
@@ -716,6 +729,10 @@ static double brute_best(const struct prob *P, const size_t *idx, size_t n, cons
             o[j] = (struct vj){P->x[f * P->m + idx[j]], j};
         qsort(o, n, sizeof *o, cmp_vj);
         memset(L, 0, s * sizeof *L);
+        memset(M, 0, s * sizeof *M);
+        for (size_t j = 0; j < n && isnan(o[j].v); j++)
+            for (size_t q = 0; q < s; q++)
+                M[q] += stn[s * o[j].j + q];
         for (size_t t = 0; t + 1 < n; t++) {
             for (size_t q = 0; q < s; q++)
                 L[q] += stn[s * o[t].j + q];
@@ -724,9 +741,16 @@ static double brute_best(const struct prob *P, const size_t *idx, size_t n, cons
             double g = gain_of(L, T, np);
             if (g > best)
                 best = g;
+            if (isnan(o[t].v))
+                continue;
+            for (size_t q = 0; q < s; q++)
+                La[q] = L[q] - M[q];
+            g = gain_of(La, T, np);
+            if (g > best)
+                best = g;
         }
     }
-    free(T), free(L), free(o);
+    free(T), free(L), free(o), free(M), free(La);
     return best;
 }
 
@@ -799,7 +823,7 @@ static void check_forest(const struct cfg *cf, const struct prob *P, const struc
                 memset(T, 0, 2 * np * sizeof *T);
                 size_t nleft = 0;
                 for (size_t j = 0; j < n; j++) {
-                    int left = !(P->x[(size_t)N->feat * m + idx[j]] > N->thr);
+                    int left = child(N, &P->tr.X, idx[j]) == N->a;
                     nleft += (size_t)left;
                     for (size_t u = 0; u < 2 * np; u++) {
                         T[u] += stn[2 * np * j + u];
@@ -1388,9 +1412,9 @@ Test(trees, refit_is_stateless)
  * thresholds, leaf classes) with and without it, and leaf values and
  * outputs agree to rounding.  A wrong histogram (the wrong node's, or a
  * sibling not subtracted) would move splits. */
-Test(trees, subtract_matches_direct)
+static void check_subtract(double nanfrac)
 {
-    struct prob *P = make_prob(3000, 12, 5, 64, 0, 43);
+    struct prob *P = make_prob(3000, 12, 5, 64, nanfrac, 43);
     struct state S = softmax_state(P, 2.0);
     double *F = calloc(P->m * P->k, sizeof *F);
     size_t splits = 0;
@@ -1415,7 +1439,7 @@ Test(trees, subtract_matches_direct)
                 const struct pnode *a = &F0.t[t].n[q], *b = &F1.t[t].n[q];
                 cr_assert_eq(a->leaf, b->leaf);
                 if (!a->leaf) {
-                    cr_assert(a->feat == b->feat && a->thr == b->thr,
+                    cr_assert(a->feat == b->feat && a->thr == b->thr && a->mr == b->mr,
                               "%s tree %zu node %zu: split differs", name[j], t, q);
                     splits++;
                 }
@@ -1435,6 +1459,12 @@ Test(trees, subtract_matches_direct)
     state_free(&S);
     free_prob(P);
 }
+
+Test(trees, subtract_matches_direct) { check_subtract(0); }
+
+/* With missing values the larger child's sums over its missing rows are
+ * direct, not subtracted: the same splits and sides. */
+Test(trees, subtract_matches_direct_with_nan) { check_subtract(0.1); }
 
 /* Every feature has fewer distinct values than bins and the view is exact:
  * binned and exact search see the same candidate partitions, so the
@@ -2238,4 +2268,115 @@ Test(abc, boosting_loss_decreases)
     cfg_choice(&c, "base", "worst");
     cfg_choice(&c, "split", "gradient");
     boost(&c, "softmax", 20, 0.1, 0.8);
+}
+
+/* ---- missing values: the side that gains --------------------------------- */
+
+/* One feature, x = 1 2 3 4 and NaN in turn; class 1 for x >= 3 and for
+ * NaN.  Left (bin 0, with x = 1) the missing rows spoil any single split;
+ * sent right of 2.5 they separate the classes.  P: the data; Pl: the same
+ * with NaN replaced by 0, below every value, which is the best any tree
+ * sending NaN left can do.  Every learner, both searches, one split (J =
+ * 2): the split sends NaN right ("miss=r"), the training loss after the
+ * step is strictly lower than on Pl, the text loads back to the same text
+ * and outputs, and without the field NaN goes left again (older models). */
+Test(trees, missing_values_go_to_the_gaining_side)
+{
+    size_t m = 60, k = 2;
+    struct prob *P[2];
+    for (int u = 0; u < 2; u++) {
+        P[u] = prob_alloc(m, 1, k);
+        P[u]->nbins[0] = 4;
+        P[u]->cut[0] = malloc(4 * sizeof(float));
+        for (unsigned b = 0; b < 4; b++)
+            P[u]->cut[0][b] = (float)(b + 1);
+        for (size_t i = 0; i < m; i++) {
+            unsigned v = (unsigned)(i % 5);
+            P[u]->x[i] = v < 4 ? (float)(v + 1) : u == 0 ? NAN : 0.0f;
+            P[u]->bins[i] = (uint8_t)(v < 4 ? v : 0);
+            P[u]->y[i] = v >= 2;
+        }
+    }
+    struct state S = softmax_state(P[0], 0);
+    struct lossx Lo = loss_open("softmax", 0);
+    double *F = malloc(m * k * sizeof *F);
+    for (size_t j = 0; j < 4; j++)
+        for (int exact = 0; exact < 2; exact++) {
+            struct cfg c = cfg_of(learner_names[j]);
+            cfg_int(&c, "leaves", 2);
+            cfg_int(&c, "node_size", 1);
+            cfg_choice(&c, "search", exact ? "exact" : "bins");
+            if (j == 3) /* exhaustive needs the host's trial loss */
+                cfg_choice(&c, "base", "worst");
+            struct answer A[2];
+            double loss[2];
+            for (int u = 0; u < 2; u++) {
+                void *L = learner(&c, &test_host, &P[u]->tr);
+                struct bl_fit_request q = request(&S);
+                A[u] = fit(&c, L, &q, P[u]);
+                cr_assert(A[u].ok, "%s: %s", c.p->name, A[u].err);
+                cops(&c)->destroy(L);
+                for (size_t e = 0; e < m * k; e++)
+                    F[e] = A[u].out[e];
+                loss[u] = Lo.ops->eval(Lo.self, P[u]->y, m, k, F, NULL);
+            }
+            const char *nm = c.p->name;
+            cr_assert(strstr(A[0].text, "miss=r"), "%s exact %d: %s", nm, exact, A[0].text);
+            cr_assert_null(strstr(A[1].text, "miss=r"), "%s: %s", nm, A[1].text);
+            cr_assert(loss[0] < loss[1], "%s exact %d: loss %.17g with the side learnt, %.17g left",
+                      nm, exact, loss[0], loss[1]);
+            check_forest(&c, P[0], &S, &A[0], 1);
+            /* the NaN rows share the x >= 3 rows' outputs */
+            for (size_t i = 4; i < m; i += 5)
+                for (size_t r = 0; r < k; r++)
+                    cr_assert_eq(A[0].out[i * k + r], A[0].out[2 * k + r], "%s", nm);
+            /* round trip */
+            char err[BL_ERR_MAX] = "";
+            void *h = A[0].ops->load(A[0].text, 1, err);
+            cr_assert_not_null(h, "%s: %s", nm, err);
+            int len = A[0].ops->save(h, NULL, 0);
+            char *again = malloc((size_t)len + 1);
+            A[0].ops->save(h, again, (size_t)len + 1);
+            cr_assert_str_eq(again, A[0].text);
+            double *o = malloc(m * k * sizeof *o);
+            A[0].ops->predict(h, &P[0]->tr.X, o);
+            cr_assert_eq(memcmp(o, A[0].out, m * k * sizeof *o), 0, "%s: loaded model", nm);
+            A[0].ops->free_hyp(h);
+            /* the same text without the field: NaN goes left, with x = 1 */
+            char *p;
+            while ((p = strstr(again, " miss=r")))
+                memmove(p, p + 7, strlen(p + 7) + 1);
+            h = A[0].ops->load(again, 1, err);
+            cr_assert_not_null(h, "%s: %s", nm, err);
+            A[0].ops->predict(h, &P[0]->tr.X, o);
+            for (size_t i = 4; i < m; i += 5)
+                for (size_t r = 0; r < k; r++)
+                    cr_assert_eq(o[i * k + r], A[0].out[0 * k + r], "%s: old text", nm);
+            A[0].ops->free_hyp(h);
+            free(o), free(again);
+            drop(&A[0]), drop(&A[1]);
+        }
+    free(F);
+    loss_close(Lo);
+    state_free(&S);
+    free_prob(P[0]), free_prob(P[1]);
+}
+
+/* A hand-written split with miss=r: NaN right, the rest as without it; a
+ * malformed field is refused. */
+Test(trees, predict_by_hand_missing_right)
+{
+    struct cfg c = cfg_of("class-trees");
+    char err[BL_ERR_MAX] = "";
+    const char *text = "forest 2 1  tree 3 s 0 0.5 1 2 miss=r l 1 0 -1 l 1 0 1";
+    void *h = cops(&c)->load(text, 1, err);
+    cr_assert_not_null(h, "%s", err);
+    float x[3] = {0, 1, NAN};
+    struct bl_matrix X = {3, 1, x};
+    double o[6];
+    cops(&c)->predict(h, &X, o);
+    cr_assert(o[0] == -1 && o[2] == 1 && o[4] == 1, "%g %g %g", o[0], o[2], o[4]);
+    cops(&c)->free_hyp(h);
+    cr_assert_null(cops(&c)->load("forest 2 1  tree 3 s 0 0.5 1 2 miss=x l 1 0 -1 l 1 0 1", 1,
+                                  err));
 }

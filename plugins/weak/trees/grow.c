@@ -10,6 +10,14 @@
  * the gather reads each feature column in increasing example order.  Every
  * bin's sums are added in example order, so the speed-ups leave the trees
  * bit-identical; only sibling subtraction (grow.h) changes sums.
+ *
+ * Missing values: for each feature with a missing value on the training set
+ * the node's sums M over its examples missing that feature are added up
+ * directly (example order, also for a subtracted sibling), and every
+ * candidate is also scored with them on the right (left sums L - M); that
+ * side wins only with a strictly larger gain and never where it would
+ * leave the left empty.  Features without missing values take no extra
+ * step, so on complete data the trees are the same bits as without this.
  */
 #include "grow.h"
 #include "../../common/clones.h"
@@ -29,6 +37,7 @@
 struct fbest {
     double gain;
     float thr;
+    int mr;      /* missing values go right */
 };
 
 struct grow {
@@ -54,6 +63,13 @@ struct grow {
      * position of each example in the current node (-1: not in it) */
     uint32_t *sorted;
     int32_t *where;
+    /* missing values: the features that have some (nmf of them), whether a
+     * row misses any feature, and per feature the node's sums M (s_max
+     * values, then the count) over its examples missing it */
+    uint32_t *mfeat;
+    size_t nmf;
+    unsigned char *fmiss, *rowmiss;
+    double *msum;
 };
 
 static void *xmalloc(size_t n)
@@ -127,6 +143,24 @@ struct grow *grow_new(const struct bl_train *tr, size_t max_pairs, size_t max_le
         for (size_t i = 0; i < m; i++)
             g->where[i] = -1;
     }
+    for (size_t f = 0; f < d; f++) {
+        const float *x = tr->X.x + f * m;
+        for (size_t i = 0; i < m; i++)
+            if (isnan(x[i])) {
+                if (!g->mfeat) {
+                    g->mfeat = xmalloc(d * sizeof *g->mfeat);
+                    g->rowmiss = xmalloc(m);
+                    memset(g->rowmiss, 0, m);
+                    g->fmiss = xmalloc(d);
+                    memset(g->fmiss, 0, d);
+                    g->msum = xmalloc(d * (g->s_max + 1) * sizeof *g->msum);
+                }
+                if (!g->fmiss[f])
+                    g->mfeat[g->nmf++] = (uint32_t)f;
+                g->fmiss[f] = 1;
+                g->rowmiss[i] = 1;
+            }
+    }
     return g;
 }
 
@@ -150,6 +184,10 @@ void grow_free(struct grow *g)
     free(g->node);
     free(g->sorted);
     free(g->where);
+    free(g->mfeat);
+    free(g->rowmiss);
+    free(g->fmiss);
+    free(g->msum);
     free(g);
 }
 
@@ -176,6 +214,48 @@ static inline double split_gain(const double *L, const double *T, size_t s)
     for (size_t q = 0; q < s; q += 2)
         g += term(L[q], L[q + 1]) + term(T[q] - L[q], T[q + 1] - L[q + 1]) - term(T[q], T[q + 1]);
     return 0.5 * g;
+}
+
+/* split_gain with the left sums L - M (the missing rows sent right). */
+static inline double split_gain_mr(const double *L, const double *M, const double *T, size_t s)
+{
+    double g = 0.0;
+    for (size_t q = 0; q < s; q += 2) {
+        double A = L[q] - M[q], B = L[q + 1] - M[q + 1];
+        g += term(A, B) + term(T[q] - A, T[q + 1] - B) - term(T[q], T[q + 1]);
+    }
+    return 0.5 * g;
+}
+
+/* The node's sums M over its examples idx[0..n) (statistics st, n x s in
+ * that order) missing each feature that has missing values, in example
+ * order; a feature whose count M[s] is 0 has none in the node. */
+static void missing_sums(struct grow *g, const uint32_t *idx, size_t n, const double *st,
+                         size_t s)
+{
+    size_t w = g->s_max + 1;
+    for (size_t u = 0; u < g->nmf; u++) {
+        size_t f = g->mfeat[u];
+        const float *x = g->tr->X.x + f * g->m;
+        double *M = g->msum + f * w;
+        memset(M, 0, (s + 1) * sizeof *M);
+        for (size_t j = 0; j < n; j++)
+            if (isnan(x[idx[j]])) {
+                for (size_t q = 0; q < s; q++)
+                    M[q] += st[s * j + q];
+                M[s] += 1.0;
+            }
+    }
+}
+
+/* Feature f's sums M for the current node, or NULL when none of its
+ * examples misses f. */
+static const double *msum_of(const struct grow *g, size_t f, size_t s)
+{
+    if (!g->nmf || !g->fmiss[f])
+        return NULL;
+    const double *M = g->msum + f * (g->s_max + 1);
+    return M[s] > 0.0 ? M : NULL;
 }
 
 /* One-pair histograms (the AOSO, ABC, LogitBoost and MART trees): a bin is
@@ -236,11 +316,12 @@ BL_CLONES static void hist_group_idx(double *const *restrict h, const uint8_t *c
 
 /* Scan of feature f's histogram h (nb bins of w doubles: the s sums, then
  * the count) of a node of n examples with totals T, left to right: the
- * best threshold, skipping splits with an empty side. */
+ * best threshold, skipping splits with an empty side; M (or NULL): the
+ * sums over the node's examples missing f, also tried on the right. */
 static struct fbest scan_bins(const struct grow *g, size_t f, const double *h, size_t w,
-                              size_t n, size_t s, const double *T, double *Ls)
+                              size_t n, size_t s, const double *T, double *Ls, const double *M)
 {
-    struct fbest best = {-HUGE_VAL, 0};
+    struct fbest best = {-HUGE_VAL, 0, 0};
     const struct bl_quantized *Q = &g->tr->Q;
     size_t nb = Q->nbins[f];
     double left = 0.0, nd = (double)n;
@@ -256,9 +337,13 @@ static struct fbest scan_bins(const struct grow *g, size_t f, const double *h, s
             if (left >= nd)
                 break;
             double gain = 0.5 * ((term(L0, L1) + term(T[0] - L0, T[1] - L1)) - tT);
-            if (gain > best.gain) {
-                best.gain = gain;
-                best.thr = Q->cut[f][b];
+            if (gain > best.gain)
+                best = (struct fbest){gain, Q->cut[f][b], 0};
+            if (M && left > M[2]) { /* missing right, a present value left */
+                double A = L0 - M[0], B = L1 - M[1];
+                gain = 0.5 * ((term(A, B) + term(T[0] - A, T[1] - B)) - tT);
+                if (gain > best.gain)
+                    best = (struct fbest){gain, Q->cut[f][b], 1};
             }
         }
         return best;
@@ -274,9 +359,12 @@ static struct fbest scan_bins(const struct grow *g, size_t f, const double *h, s
         if (left >= nd)
             break;
         double gain = split_gain(Ls, T, s);
-        if (gain > best.gain) {
-            best.gain = gain;
-            best.thr = Q->cut[f][b];
+        if (gain > best.gain)
+            best = (struct fbest){gain, Q->cut[f][b], 0};
+        if (M && left > M[s]) {
+            gain = split_gain_mr(Ls, M, T, s);
+            if (gain > best.gain)
+                best = (struct fbest){gain, Q->cut[f][b], 1};
         }
     }
     return best;
@@ -293,7 +381,7 @@ static struct fbest search_bins(const struct grow *g, size_t f, const uint32_t *
     const struct bl_quantized *Q = &g->tr->Q;
     size_t nb = Q->nbins[f], w = s + 1;
     if (nb < 2)
-        return (struct fbest){-HUGE_VAL, 0};
+        return (struct fbest){-HUGE_VAL, 0, 0};
     const uint8_t *col = Q->bins + f * g->m;
     memset(h, 0, nb * w * sizeof *h);
     for (size_t j = 0; j < n; j++) {
@@ -303,7 +391,7 @@ static struct fbest search_bins(const struct grow *g, size_t f, const uint32_t *
             hb[q] += sj[q];
         hb[s] += 1.0;
     }
-    return scan_bins(g, f, h, w, n, s, T, Ls);
+    return scan_bins(g, f, h, w, n, s, T, Ls, msum_of(g, f, s));
 }
 
 /* One-pair search of the nf <= FG features f .. f + nf - 1 over idx (seq:
@@ -337,18 +425,20 @@ static void search_group(struct grow *g, size_t f, size_t nf, const uint32_t *id
         for (size_t q = 0; q < 4 * nb; q++)
             hs[q] = h0[q] + h1[q];
         if (T)
-            g->fb[f + t] = scan_bins(g, f + t, hs, 4, n, 2, T, Ls);
+            g->fb[f + t] = scan_bins(g, f + t, hs, 4, n, 2, T, Ls, msum_of(g, f + t, 2));
     }
 }
 
 /* Exact search of feature f: examples of the node in increasing value
  * (missing first), a candidate between each two distinct values, threshold
  * at the midpoint (or the lower value when the midpoint rounds up to the
- * upper one; just below the upper one after missing values, which go left). */
+ * upper one; just below the upper one after missing values, which go left);
+ * with missing values in the node (M) each also with them on the right. */
 static struct fbest search_sorted(const struct grow *g, size_t f, size_t n, const double *st,
                                   size_t s, const double *T, double *Ls)
 {
-    struct fbest best = {-HUGE_VAL, 0};
+    struct fbest best = {-HUGE_VAL, 0, 0};
+    const double *M = msum_of(g, f, s);
     const uint32_t *ord = g->sorted + f * g->m;
     const float *x = g->tr->X.x + f * g->m;
     memset(Ls, 0, s * sizeof *Ls);
@@ -360,11 +450,15 @@ static struct fbest search_sorted(const struct grow *g, size_t f, size_t n, cons
         if (w < 0)
             continue;
         if (seen > 0 && x[i] != prev && !isnan(x[i])) { /* NaN only follows NaN */
+            float mid = (float)(0.5 * ((double)prev + (double)x[i]));
+            float thr = isnan(prev) ? nextafterf(x[i], -INFINITY) : mid < x[i] ? mid : prev;
             double gain = split_gain(Ls, T, s);
-            if (gain > best.gain) {
-                float mid = (float)(0.5 * ((double)prev + (double)x[i]));
-                best.gain = gain;
-                best.thr = isnan(prev) ? nextafterf(x[i], -INFINITY) : mid < x[i] ? mid : prev;
+            if (gain > best.gain)
+                best = (struct fbest){gain, thr, 0};
+            if (M && (double)seen > M[s]) {
+                gain = split_gain_mr(Ls, M, T, s);
+                if (gain > best.gain)
+                    best = (struct fbest){gain, thr, 1};
             }
         }
         const double *sj = st + s * (size_t)w;
@@ -387,6 +481,7 @@ static void pick_best(struct grow *g, struct gnode *nd)
             nd->gain = g->fb[f].gain;
             nd->feat = (int32_t)f;
             nd->thr = g->fb[f].thr;
+            nd->mr = g->fb[f].mr;
         }
 }
 
@@ -436,6 +531,7 @@ static void evaluate(struct grow *g, uint32_t id, const struct grow_stats *gs, i
     const uint32_t *idx = g->order + nd->lo;
     double *Tp = g->ntot + (size_t)id * g->s_max;
     fill_totals(g, gs, id, idx, n, s, Tp);
+    missing_sums(g, idx, n, g->st, s);
     int seq = nd->lo == 0 && n == g->m && id == 0; /* the root: order is 0..m-1 */
     if (s == 2 && !exact) { /* one pair: features FG at a time */
         group_passes(g, idx, n, seq, Tp, keep);
@@ -509,8 +605,8 @@ static void slot_drop(struct grow *g, uint32_t node)
 /* The larger child B of parent v: B's histograms are v's minus hs, those
  * of the smaller child's examples in v's statistics (totals Ts), in v's
  * slot, which B takes over; its totals v's minus Ts. */
-static void evaluate_sub(struct grow *g, uint32_t B, uint32_t v, const double *hs,
-                         const double *Ts)
+static void evaluate_sub(struct grow *g, const struct grow_stats *gs, uint32_t B, uint32_t v,
+                         const double *hs, const double *Ts)
 {
     struct gnode *nd = &g->node[B];
     const struct bl_quantized *Q = &g->tr->Q;
@@ -519,6 +615,15 @@ static void evaluate_sub(struct grow *g, uint32_t B, uint32_t v, const double *h
     const double *Tv = g->ntot + (size_t)v * g->s_max;
     T[0] = Tv[0] - Ts[0];
     T[1] = Tv[1] - Ts[1];
+    if (g->nmf) { /* M directly: B's statistics (v's) for its rows missing a value */
+        const uint32_t *idx = g->order + nd->lo;
+        size_t nm = 0;
+        for (size_t j = 0; j < n; j++)
+            if (g->rowmiss[idx[j]])
+                g->tmp[nm++] = idx[j];
+        gs->fill(gs->ctx, B, g->tmp, nm, g->st);
+        missing_sums(g, g->tmp, nm, g->st, 2);
+    }
     double *hv = slot_at(g, g->slot_of[v]);
     g->slot_of[B] = g->slot_of[v];
     g->slot_of[v] = -1;
@@ -534,14 +639,15 @@ static void evaluate_sub(struct grow *g, uint32_t B, uint32_t v, const double *h
 #endif
         size_t nb = Q->nbins[f];
         if (nb < 2) {
-            g->fb[f] = (struct fbest){-HUGE_VAL, 0};
+            g->fb[f] = (struct fbest){-HUGE_VAL, 0, 0};
             continue;
         }
         double *h = hv + g->hoff[f];
         const double *hsf = hs + g->hoff[f];
         for (size_t q = 0; q < 4 * nb; q++)
             h[q] -= hsf[q];
-        g->fb[f] = scan_bins(g, (size_t)f, h, 4, n, 2, T, g->lsum + (size_t)tid * (g->s_max + 1));
+        g->fb[f] = scan_bins(g, (size_t)f, h, 4, n, 2, T, g->lsum + (size_t)tid * (g->s_max + 1),
+                             msum_of(g, (size_t)f, 2));
     }
     pick_best(g, nd);
 }
@@ -598,13 +704,13 @@ static void evaluate_children(struct grow *g, const struct grow_params *p,
     if (needB && kB == g->key[v] && g->slot_of[v] >= 0) {
         if (kS == g->key[v]) {
             evaluate(g, S, gs, 0, slot_at(g, slot_take(g, S)));
-            evaluate_sub(g, B, v, slot_at(g, g->slot_of[S]), g->ntot + (size_t)S * g->s_max);
+            evaluate_sub(g, gs, B, v, slot_at(g, g->slot_of[S]), g->ntot + (size_t)S * g->s_max);
             return;
         }
         double Ts[2];
         int q = g->freeslot[--g->nfree]; /* a scratch slot, back at once */
         build_as(g, gs, S, v, q, Ts);
-        evaluate_sub(g, B, v, slot_at(g, q), Ts);
+        evaluate_sub(g, gs, B, v, slot_at(g, q), Ts);
         g->freeslot[g->nfree++] = q;
         if (needS)
             evaluate(g, S, gs, 0, slot_at(g, slot_take(g, S)));
@@ -617,7 +723,8 @@ static void evaluate_children(struct grow *g, const struct grow_params *p,
         evaluate(g, B, gs, 0, slot_at(g, slot_take(g, B)));
 }
 
-/* Stable partition of the node's examples: left iff !(x > thr). */
+/* Stable partition of the node's examples: left iff !(x > thr), except
+ * missing values when the split sends them right. */
 static size_t partition(struct grow *g, const struct gnode *nd)
 {
     const float *x = g->tr->X.x + (size_t)nd->feat * g->m;
@@ -625,7 +732,7 @@ static size_t partition(struct grow *g, const struct gnode *nd)
     size_t n = nd->hi - nd->lo, nl = 0, nr = 0;
     for (size_t j = 0; j < n; j++) {
         uint32_t i = o[j];
-        if (x[i] > nd->thr)
+        if (x[i] > nd->thr || (nd->mr && isnan(x[i])))
             g->tmp[nr++] = i;
         else
             o[nl++] = i;
@@ -651,7 +758,7 @@ size_t grow_tree(struct grow *g, const struct grow_params *p, const struct grow_
         for (size_t q = 0; q < g->max_nodes; q++)
             g->slot_of[q] = -1;
     }
-    g->node[0] = (struct gnode){0, g->m, -1, 0, 0, 0, -HUGE_VAL};
+    g->node[0] = (struct gnode){0, g->m, -1, 0, 0, 0, -HUGE_VAL, 0};
     if (J > 1 && g->m > p->node_size) {
         choose(g, gs, 0, GROW_NONE, GROW_NONE);
         evaluate(g, 0, gs, p->exact, sub ? slot_at(g, slot_take(g, 0)) : NULL);
@@ -671,8 +778,8 @@ size_t grow_tree(struct grow *g, const struct grow_params *p, const struct grow_
         isopen[best] = 0;
         size_t nl = partition(g, v);
         uint32_t L = (uint32_t)nn, R = (uint32_t)nn + 1;
-        g->node[L] = (struct gnode){v->lo, v->lo + nl, -1, 0, 0, 0, -HUGE_VAL};
-        g->node[R] = (struct gnode){v->lo + nl, v->hi, -1, 0, 0, 0, -HUGE_VAL};
+        g->node[L] = (struct gnode){v->lo, v->lo + nl, -1, 0, 0, 0, -HUGE_VAL, 0};
+        g->node[R] = (struct gnode){v->lo + nl, v->hi, -1, 0, 0, 0, -HUGE_VAL, 0};
         v->left = L;
         v->right = R;
         nn += 2;

@@ -14,6 +14,10 @@
  * LogitBoost (b = count for MART's first-order split); k pairs give
  * K-LogitBoost's diagonal Newton criterion.
  *
+ * Missing values (NaN) sit in the quantized view's bin 0 and go left unless
+ * the split's gain is strictly larger with them on the right (mr), tried
+ * for every candidate of a feature with missing values in the node.
+ *
  * Split search: over the quantized view's bins (exact when a feature has
  * no more distinct values than bins), or over sorted raw values (exact,
  * midpoint thresholds, O(m) per feature per node).  Features are searched
@@ -64,9 +68,10 @@ struct grow_stats {
 struct gnode {
     size_t lo, hi;       /* examples: grow_order()[lo .. hi)              */
     int32_t feat;        /* split feature, or -1 for a leaf               */
-    float thr;           /* left iff !(x_feat > thr)                      */
+    float thr;           /* left iff !(x_feat > thr), but see mr          */
     uint32_t left, right;
     double gain;         /* its best split's gain, -inf when none         */
+    int mr;              /* missing values (NaN) go right, not left       */
 };
 
 struct grow;

@@ -406,7 +406,8 @@ static void emit_tree(struct tl *L, struct forest *f, size_t nn, double *out)
     uint32_t ne = 0;
     for (size_t q = 0; q < nn; q++) {
         if (gn[q].feat >= 0) {
-            t->node[q] = (struct tnode){gn[q].feat, gn[q].thr, gn[q].left, gn[q].right};
+            t->node[q] =
+                (struct tnode){gn[q].feat, gn[q].thr, gn[q].left, gn[q].right, (uint32_t)gn[q].mr};
             continue;
         }
         uint32_t first = ne;
@@ -422,7 +423,7 @@ static void emit_tree(struct tl *L, struct forest *f, size_t nn, double *out)
         }
         if (L->o.kind == TL_AOSO && ne - first != 2)
             L->rowent_ok = 0; /* a one-class leaf: aoso_edge cannot serve */
-        t->node[q] = (struct tnode){-1, 0.0f, first, ne - first};
+        t->node[q] = (struct tnode){-1, 0.0f, first, ne - first, 0};
     }
     t->nent = ne;
     int par = L->nthreads > 1 && nn > 1 && L->m >= TL_PAR_ROWS;

@@ -4,7 +4,10 @@
  * one-line text form of model files,
  *
  *     forest K T  tree N NODE...  tree N NODE...
- *     NODE = s FEATURE THRESHOLD LEFT RIGHT  |  l COUNT CLASS VALUE ...
+ *     NODE = s FEATURE THRESHOLD LEFT RIGHT [miss=r]  |  l COUNT CLASS VALUE ...
+ *
+ * miss=r: missing values go right at that split; without it, left (models
+ * written before the side was learnt have none).
  *
  * Children come after their parent (LEFT, RIGHT > the node's index), which
  * the loader checks, so a loaded tree has no cycles and every walk ends.
@@ -70,8 +73,10 @@ static inline const struct tnode *leaf_of(const struct tree *t, const struct bl_
                                           size_t i)
 {
     const struct tnode *n = t->node;
-    while (n->feat >= 0)
-        n = t->node + (X->x[(size_t)n->feat * X->m + i] > n->thr ? n->b : n->a);
+    while (n->feat >= 0) {
+        float v = X->x[(size_t)n->feat * X->m + i];
+        n = t->node + (v > n->thr || (n->mr && isnan(v)) ? n->b : n->a);
+    }
     return n;
 }
 
@@ -171,7 +176,8 @@ int forest_save(const struct forest *f, char *buf, size_t cap)
         for (uint32_t q = 0; q < t->nnodes; q++) {
             const struct tnode *n = &t->node[q];
             if (n->feat >= 0) {
-                sb_printf(&b, " s %d %.9g %u %u", n->feat, (double)n->thr, n->a, n->b);
+                sb_printf(&b, " s %d %.9g %u %u%s", n->feat, (double)n->thr, n->a, n->b,
+                          n->mr ? " miss=r" : "");
                 continue;
             }
             sb_printf(&b, " l %u", n->b);
@@ -285,9 +291,14 @@ static void read_tree(struct rd *r, struct forest *f, size_t d)
             n->b = (uint32_t)rd_uint(r, nn - 1, "right child");
             if (!r->bad && (n->a <= q || n->b <= q))
                 rd_fail(r, "node %u: a child (%u, %u) must come after its parent", q, n->a, n->b);
+            skip_ws(r);
+            n->mr = strncmp(r->p, "miss=r", 6) == 0 && (r->p[6] == ' ' || !r->p[6]);
+            if (n->mr)
+                r->p += 6;
         } else if (r->p[0] == 'l' && r->p[1] == ' ') {
             r->p++;
             n->feat = -1;
+            n->mr = 0;
             n->b = (uint32_t)rd_uint(r, f->k, "entry count");
             n->a = t->nent;
             if (t->nent + n->b > cap) {

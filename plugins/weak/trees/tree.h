@@ -7,7 +7,8 @@
  * trees of the vector of the leaf x falls in (outdim k).
  *
  * Routing: x goes left iff !(x_f > thr), so NaN goes left, like the quantized
- * view's bin 0 where missing values sit.
+ * view's bin 0 where missing values sit, unless the node sends missing
+ * values right (mr, learnt by the grower).
  */
 #ifndef BL_TREES_TREE_H
 #define BL_TREES_TREE_H
@@ -22,6 +23,7 @@ struct tnode {
     int32_t feat;
     float thr;
     uint32_t a, b;  /* internal: left, right child; leaf: first, count */
+    uint32_t mr;    /* internal: NaN goes right                        */
 };
 
 struct tentry {
