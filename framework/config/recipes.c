@@ -58,6 +58,11 @@ char **bl_recipe_dirs(const char *from, size_t *n)
         dir = parent;
     }
     free(dir);
+    /* an installed copy moved elsewhere, or an unpacked bundle */
+    char *rel = bl_exe_relative("share/boostlab/configs");
+    if (rel)
+        add_dir(&dirs, n, rel);
+    free(rel);
     add_dir(&dirs, n, BL_SOURCE_DIR "/configs");
     add_dir(&dirs, n, BL_DATA_DIR "/configs");
     return dirs;

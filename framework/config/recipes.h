@@ -6,7 +6,9 @@
  *   1. each folder of BOOSTLAB_CONFIG_PATH (separated by ':');
  *   2. configs/ beside the experiment file, then in its parent folders
  *      (five levels up), when there is an experiment file;
- *   3. the source tree's configs/, then the installed configs/.
+ *   3. share/boostlab/configs beside the binary (PREFIX/bin/boostlab finds
+ *      PREFIX/share/boostlab/configs: a moved install, an unpacked bundle);
+ *   4. the source tree's configs/, then the installed configs/.
  * bl_recipe_load (experiment.h) loads one.
  */
 #ifndef BL_CONFIG_RECIPES_H

@@ -459,16 +459,29 @@ int bl_registry_load_search(bl_registry *r, const char *first, bl_error *err)
         rc = bl_registry_load_dir(r, dir, 1, err);
         free(dir);
     } else if (rc == 0) {
-        searched(r, BL_PLUGIN_DIR);
-        if (bl_dir_exists(BL_PLUGIN_DIR))
-            rc = bl_registry_load_dir(r, BL_PLUGIN_DIR, 0, err);
+        /* The folder beside the binary (PREFIX/bin/../lib/boostlab) wins when
+         * it exists: it came with this binary, so a moved install or an
+         * unpacked bundle never mixes in another version's plugins. */
+        char *rel = bl_exe_relative("lib/boostlab");
+        int own = rel && strcmp(rel, BL_PLUGIN_DIR) != 0;
+        if (own)
+            searched(r, rel);
+        if (own && bl_dir_exists(rel)) {
+            rc = bl_registry_load_dir(r, rel, 0, err);
+        } else {
+            searched(r, BL_PLUGIN_DIR);
+            if (bl_dir_exists(BL_PLUGIN_DIR))
+                rc = bl_registry_load_dir(r, BL_PLUGIN_DIR, 0, err);
+        }
+        free(rel);
     }
     const char *env = getenv("BOOSTLAB_PLUGIN_PATH");
     if (rc == 0 && env && *env)
         rc = load_list(r, env, "BOOSTLAB_PLUGIN_PATH", err);
     if (rc == 0 && r->n == 0)
         rc = bl_errf(err, "no plugins found; searched: %s ('make install' puts boostlab's "
-                     "plugins in %s; BOOSTLAB_PLUGIN_PATH=DIR[:DIR] adds folders)",
+                     "plugins in %s, a bundle in lib/boostlab beside bin/; "
+                     "BOOSTLAB_PLUGIN_PATH=DIR[:DIR] adds folders)",
                      bl_registry_searched(r), BL_PLUGIN_DIR);
     return rc;
 }

@@ -147,6 +147,18 @@ char *bl_exe_dir(void)
     return bl_path_dir(buf);
 }
 
+char *bl_exe_relative(const char *rel)
+{
+    char *exe = bl_exe_dir();
+    if (!exe)
+        return NULL;
+    char *prefix = bl_path_dir(exe);
+    free(exe);
+    char *path = bl_path_join(prefix, rel);
+    free(prefix);
+    return path;
+}
+
 int bl_atomic_open(bl_atomic *a, const char *path, bl_error *err)
 {
     a->path = bl_strdup(path);

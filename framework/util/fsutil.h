@@ -19,6 +19,10 @@ int bl_dir_exists(const char *path);
 int bl_mkdirs(const char *path, bl_error *err);
 /* Directory of the running executable (malloc'ed), or NULL. */
 char *bl_exe_dir(void);
+/* PREFIX/rel, where PREFIX is the folder above the executable's (PREFIX/bin/
+ * boostlab), malloc'ed, or NULL: what an installed or unpacked copy finds
+ * beside itself wherever it was moved. */
+char *bl_exe_relative(const char *rel);
 
 /* Atomic write: open a temporary file beside path, write, then commit
  * (fflush + fsync + rename over path) or abort (remove the temporary). */

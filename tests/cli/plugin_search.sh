@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Where plugins are looked for, and what a search that goes wrong says:
-# the install folder compiled in is the configured one (a reconfigured
+# lib/boostlab beside the binary's folder comes first; the install folder compiled in is the configured one (a reconfigured
 # prefix rebuilds it); finding no plugin is an error naming every folder
 # searched; a stray non-plugin .so in a folder is skipped with a warning,
 # a broken plugin is not; an experiment's plugin_path is searched and kept
@@ -12,7 +12,8 @@ FX="$BL_TOP_BUILDDIR/tests/plugins/.libs"
 : "${BL_PKGLIBDIR:?set by make check (Makefile.am AM_TESTS_ENVIRONMENT)}"
 
 # ---- the compiled-in install folder, and an empty search ---------------
-# A copy outside the build tree searches the install folder, not plugins/.
+# A copy outside the build tree searches lib/boostlab beside its folder,
+# then the install folder, not plugins/.
 mkdir -p "$TMP/bin" "$TMP/empty"
 cp "$BL" "$TMP/bin/boostlab"
 if [[ -d $BL_PKGLIBDIR ]]; then
@@ -23,11 +24,22 @@ else
   for cmd in "plugins" "train --data $SRC/data/iris.csv --recipe mcboost-exp --model $TMP/m" \
              "run $SRC/experiments/quickstart.ini"; do
     # shellcheck disable=SC2086
-    expect_fail 1 "no plugins found; searched: $BL_PKGLIBDIR \(missing\)" -- "$TMP/bin/boostlab" $cmd
+    expect_fail 1 "no plugins found; searched: $TMP/lib/boostlab \(missing\), $BL_PKGLIBDIR \(missing\)" \
+      -- "$TMP/bin/boostlab" $cmd
   done
   BOOSTLAB_PLUGIN_PATH=$TMP/empty expect_fail 1 \
-    "no plugins found; searched: $BL_PKGLIBDIR \(missing\), $TMP/empty" -- "$TMP/bin/boostlab" plugins
+    "no plugins found; searched: $TMP/lib/boostlab \(missing\), $BL_PKGLIBDIR \(missing\), $TMP/empty" \
+    -- "$TMP/bin/boostlab" plugins
 fi
+# lib/boostlab beside the binary's folder (a moved install, a bundle) comes
+# first, and alone: found from the real path of a symbolic link too
+mkdir -p "$TMP/pre/bin" "$TMP/pre/lib/boostlab"
+cp "$BL" "$TMP/pre/bin/boostlab"
+cp "$FX/good_loss.so" "$TMP/pre/lib/boostlab/"
+ln -s "$TMP/pre/bin/boostlab" "$TMP/bin/linked"
+"$TMP/bin/linked" plugins >"$TMP/out" 2>&1 || fail "a copy beside lib/boostlab: $(cat "$TMP/out")"
+grep -q '^fixture-sq ' "$TMP/out" && ! grep -q '^stump ' "$TMP/out" ||
+  fail "lib/boostlab beside the binary not used alone: $(cat "$TMP/out")"
 
 # ---- stray shared objects ------------------------------------------------
 mkdir -p "$TMP/mixed"
