@@ -147,7 +147,8 @@ bl_recipe_entry *bl_recipe_list(const char *from, size_t *n)
             x->path = path;
         }
         closedir(d);
-        qsort(r + first, *n - first, sizeof *r, by_name);
+        if (*n > first) /* r is NULL while no recipe has been found */
+            qsort(r + first, *n - first, sizeof *r, by_name);
         for (size_t k = first; k < *n; k++) {
             for (size_t p = 0; p < first && !r[k].hidden; p++)
                 r[k].hidden = !strcmp(r[p].name, r[k].name);

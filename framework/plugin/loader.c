@@ -397,7 +397,8 @@ int bl_registry_load_dir(bl_registry *r, const char *dir, int recursive, bl_erro
         names[n++] = bl_path_join(dir, e->d_name);
     }
     closedir(d);
-    qsort(names, n, sizeof *names, cmp_str); /* load order = name order */
+    if (n) /* load order = name order (qsort wants a non-NULL array) */
+        qsort(names, n, sizeof *names, cmp_str);
     int rc = 0;
     for (size_t j = 0; j < n; j++) {
         if (rc == 0) {
