@@ -84,7 +84,7 @@ bl_per_tree() {
 
 # run_set NAME CSV CLASSES FIRST: every method at every thread count
 run_set() {
-  local name=$1 csv=$2 classes=$3 first=$4 k trees rounds T r iters tpi d out
+  local name=$1 csv=$2 classes=$3 first=$4 k trees rounds T r iters tpi d out s n p
   k=$(wc -l <"$classes")
   trees=${TREES:-$((QUICK ? 3 * k : 10 * k))}
   rounds=$(((trees + k - 1) / k))
@@ -161,7 +161,7 @@ awk -F'\t' -v sets="${SETS//,/ }" -v methods="$RECIPES$PEERS" -v cores="$CORES" 
         printf "| %d |", th[j]
         for (i = 1; i <= nm; i++) {
           s = S[st[a], m[i], th[j]]; b = S[st[a], m[i], 1]
-          printf " %.5f | %.2f |", s, (s > 0 ? b / s : 0)
+          printf " %.4g | %.2f |", s, (s > 0 ? b / s : 0)
         }
         printf "\n"
       }
