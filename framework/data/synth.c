@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Synthetic 2-D Gaussian-mixture data sets (see synth.h): the table of sets
- * and a generator whose bits do not depend on the machine.
+ * Synthetic data sets (see synth.h): the table of 2-D Gaussian-mixture sets,
+ * the many-feature `classification` generator, and the arithmetic that makes
+ * their bits independent of the machine.
  *
  * Only gauss4 follows the paper (RandomBoost, Fig. 2; spec §8.1). The paper
  * gives no recipe for its Synthetic 1-3 (Fig. 3, Table II): synthetic1..3
@@ -13,8 +14,10 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../util/fsutil.h"
 #include "../util/rng.h"
 
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0 && FLT_EVAL_METHOD != -1
@@ -220,4 +223,140 @@ double bl_synth_density(const bl_synth_set *s, size_t c, double x, double y)
         p += q->weight * exp(-0.5 * m2) / (6.28318530717958647693 * sqrt(det));
     }
     return total > 0 ? p / total : 0;
+}
+
+/* ---- classification ------------------------------------------------------------ */
+
+struct bl_synth_cls {
+    bl_synth_cls_opts o;
+    bl_synth_rng r;
+    size_t nclus, next;  /* clusters; index of the next row        */
+    signed char *vertex; /* nclus x informative, each -1 or +1      */
+    double *A;           /* nclus x informative x informative       */
+    double *B;           /* informative x redundant                 */
+    double *z;           /* informative normals of the current row  */
+    double spare;        /* the second normal of a polar pair       */
+    int have_spare;
+};
+
+const char *bl_synth_cls_check(const bl_synth_cls_opts *o, char *buf, size_t n)
+{
+    size_t nclus = o->classes * o->clusters_per_class;
+    if (o->rows < 1 || o->rows > BL_SYNTH_CLS_MAX_ROWS)
+        snprintf(buf, n, "--rows must be in 1..%u", BL_SYNTH_CLS_MAX_ROWS);
+    else if (o->features < 1 || o->features > BL_SYNTH_CLS_MAX_FEATURES)
+        snprintf(buf, n, "--features must be in 1..%u", BL_SYNTH_CLS_MAX_FEATURES);
+    else if (o->classes < 2 || o->classes > BL_SYNTH_CLS_MAX_CLASSES)
+        snprintf(buf, n, "--classes must be in 2..%u", BL_SYNTH_CLS_MAX_CLASSES);
+    else if (o->informative < 1 || o->informative > BL_SYNTH_CLS_MAX_INFORMATIVE)
+        snprintf(buf, n, "--informative must be in 1..%u", BL_SYNTH_CLS_MAX_INFORMATIVE);
+    else if (o->clusters_per_class < 1 || nclus > BL_SYNTH_CLS_MAX_CLUSTERS)
+        snprintf(buf, n, "--clusters x --classes must be in 1..%u", BL_SYNTH_CLS_MAX_CLUSTERS);
+    else if (o->informative + o->redundant > o->features)
+        snprintf(buf, n, "--informative %zu + --redundant %zu exceed --features %zu",
+                 o->informative, o->redundant, o->features);
+    else if (o->informative < 8 * sizeof(size_t) - 1 && nclus > (size_t)1 << o->informative)
+        snprintf(buf, n,
+                 "%zu classes x %zu clusters need more hypercube vertices than "
+                 "--informative %zu gives (2^%zu)",
+                 o->classes, o->clusters_per_class, o->informative, o->informative);
+    else if ((double)nclus * o->informative * o->informative > 16777216.0)
+        snprintf(buf, n, "clusters x informative^2 = %.0f matrix entries: at most 2^24",
+                 (double)nclus * o->informative * o->informative);
+    else if (!(o->sep > 0 && o->sep <= 1000))
+        snprintf(buf, n, "--class-sep must be in (0, 1000]");
+    else if (!(o->flip >= 0 && o->flip <= 1))
+        snprintf(buf, n, "--flip must be in [0, 1]");
+    else
+        return NULL;
+    return buf;
+}
+
+static double cls_normal(bl_synth_cls *g)
+{
+    if (g->have_spare) {
+        g->have_spare = 0;
+        return g->spare;
+    }
+    double z[2];
+    bl_synth_normal2(&g->r, z);
+    g->spare = z[1];
+    g->have_spare = 1;
+    return z[0];
+}
+
+bl_synth_cls *bl_synth_cls_new(const bl_synth_cls_opts *o, uint64_t seed)
+{
+    bl_synth_cls *g = bl_xcalloc(1, sizeof *g);
+    size_t I = o->informative, R = o->redundant;
+    g->o = *o;
+    g->nclus = o->classes * o->clusters_per_class;
+    g->r.state = bl_seed_derive(seed, "synth:classification", 0);
+    g->vertex = bl_xmalloc(g->nclus * I);
+    g->A = bl_xmalloc(g->nclus * I * I * sizeof *g->A);
+    g->B = bl_xmalloc((I * R > 0 ? I * R : 1) * sizeof *g->B);
+    g->z = bl_xmalloc(I * sizeof *g->z);
+    /* distinct vertices: a coin per coordinate, a repeat drawn again
+     * (check() guarantees that there are enough of them) */
+    for (size_t c = 0; c < g->nclus; c++) {
+        signed char *v = g->vertex + c * I;
+        for (int again = 1; again;) {
+            for (size_t l = 0; l < I; l++)
+                v[l] = bl_synth_uniform(&g->r) < 0.5 ? -1 : 1;
+            again = 0;
+            for (size_t d = 0; d < c && !again; d++)
+                again = !memcmp(v, g->vertex + d * I, I);
+        }
+    }
+    for (size_t j = 0; j < g->nclus * I * I; j++)
+        g->A[j] = 2 * bl_synth_uniform(&g->r) - 1; /* exact */
+    for (size_t j = 0; j < I * R; j++)
+        g->B[j] = 2 * bl_synth_uniform(&g->r) - 1;
+    return g;
+}
+
+void bl_synth_cls_row(bl_synth_cls *g, double *x, int *label)
+{
+    const bl_synth_cls_opts *o = &g->o;
+    size_t I = o->informative, R = o->redundant;
+    size_t c = g->next++ % g->nclus;
+    const signed char *v = g->vertex + c * I;
+    const double *A = g->A + c * I * I;
+    for (size_t l = 0; l < I; l++)
+        g->z[l] = cls_normal(g);
+    /* x = sep v + z A, summed in the order of l: no reassociation */
+    for (size_t j = 0; j < I; j++) {
+        double s = mul(o->sep, v[j]);
+        for (size_t l = 0; l < I; l++)
+            s += mul(g->z[l], A[l * I + j]);
+        x[j] = s;
+    }
+    for (size_t r = 0; r < R; r++) {
+        double s = 0;
+        for (size_t l = 0; l < I; l++)
+            s += mul(x[l], g->B[l * R + r]);
+        x[I + r] = s;
+    }
+    for (size_t j = I + R; j < o->features; j++)
+        x[j] = cls_normal(g);
+    size_t cls = c % o->classes;
+    /* one uniform per row whatever --flip, so that the stream does not
+     * depend on it; a second only for a flipped label */
+    if (bl_synth_uniform(&g->r) < o->flip) {
+        cls = (size_t)(bl_synth_uniform(&g->r) * (double)o->classes);
+        if (cls >= o->classes) /* u < 1, but u * k may round up to k */
+            cls = o->classes - 1;
+    }
+    *label = (int)cls;
+}
+
+void bl_synth_cls_free(bl_synth_cls *g)
+{
+    if (!g)
+        return;
+    free(g->vertex);
+    free(g->A);
+    free(g->B);
+    free(g->z);
+    free(g);
 }

@@ -71,4 +71,41 @@ void bl_synth_generate(const bl_synth_set *s, uint64_t seed, size_t per_class, d
  * not reproducible bit for bit (libm's exp). */
 double bl_synth_density(const bl_synth_set *s, size_t c, double x, double y);
 
+/* ---- `classification`: many features, many classes ---------------------------
+ *
+ * In the spirit of scikit-learn's make_classification (our own code and
+ * stream, not its numbers): clusters classes x clusters_per_class sit on
+ * distinct vertices of the hypercube [-sep, sep]^informative; a row of
+ * cluster c is sep vertex_c + z A_c, z standard normal, A_c a random
+ * informative x informative matrix of uniform(-1, 1) entries; then
+ * `redundant` columns x B (B uniform(-1, 1), x the informative values),
+ * then standard-normal noise columns up to `features`.  Row i belongs to
+ * cluster i % clusters, class cluster % classes: classes alternate row by
+ * row and are balanced within one row; then with probability `flip` a row's
+ * label is replaced by a uniform class (possibly the same).  The vertices and
+ * matrices are drawn first, so a smaller `rows` gives a prefix of a larger
+ * one.  Same arithmetic rules as the 2-D sets: same bits on any machine. */
+typedef struct bl_synth_cls_opts {
+    size_t rows, features, classes, informative, redundant, clusters_per_class;
+    double sep, flip;
+} bl_synth_cls_opts;
+
+/* Limits the options are checked against. */
+#define BL_SYNTH_CLS_MAX_ROWS 10000000u
+#define BL_SYNTH_CLS_MAX_FEATURES 10000u
+#define BL_SYNTH_CLS_MAX_CLASSES 1000u
+#define BL_SYNTH_CLS_MAX_INFORMATIVE 200u
+#define BL_SYNTH_CLS_MAX_CLUSTERS 10000u /* classes x clusters_per_class */
+
+/* NULL if o is consistent, else why not (written into buf). */
+const char *bl_synth_cls_check(const bl_synth_cls_opts *o, char *buf, size_t n);
+
+typedef struct bl_synth_cls bl_synth_cls;
+/* A generator for checked options o: draws the vertices and matrices. */
+bl_synth_cls *bl_synth_cls_new(const bl_synth_cls_opts *o, uint64_t seed);
+/* The next row: o->features values into x and its class into *label.
+ * Call it o->rows times, in order. */
+void bl_synth_cls_row(bl_synth_cls *g, double *x, int *label);
+void bl_synth_cls_free(bl_synth_cls *g);
+
 #endif

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # `boostlab synth NAME`: regenerating each committed data/NAME.csv (and its
 # .classes) gives the same bytes, to a file or to stdout; seeds and sizes
-# change the sample as documented; the refusals (unknown set, bad counts and
-# seeds, unwritable output); and the output trains with `boostlab train` and
-# runs as an experiment's [data] section.
+# change the sample as documented; `synth classification` (same seed, same
+# bytes; its shape, labels and --flip; a pinned digest; mart learns it; its
+# refusals); the refusals (unknown set, bad counts and seeds, unwritable
+# output); and the output trains with `boostlab train` and runs as an
+# experiment's [data] section.
 . "$(dirname "$0")/lib.sh"
 
 SETS="gauss4 synthetic1 synthetic2 synthetic3"
@@ -62,7 +64,7 @@ cmp -s "$TMP/g4.txt.classes" "$SRC/data/gauss4.classes" || fail "no g4.txt.class
 [[ $(wc -l <"$TMP/g4.txt") -eq 9 ]] || fail "synth did not replace the existing g4.txt"
 
 # ---- refusals -----------------------------------------------------------------------
-expect_fail 2 "unknown data set 'gauss5' \(known: gauss4, synthetic1, synthetic2, synthetic3\)" -- \
+expect_fail 2 "unknown data set 'gauss5' \(known: gauss4, synthetic1, synthetic2, synthetic3, classification\)" -- \
   "$BL" synth gauss5
 [[ -s $TMP/out ]] && fail "unknown set: something on stdout"
 expect_fail 2 "missing NAME \(one of: gauss4, synthetic1" -- "$BL" synth
@@ -99,6 +101,68 @@ for s in $SETS; do
 done
 [[ $(grep -c '^  synthetic[123] .* OURS for Synthetic [123]' "$TMP/help") -eq 3 ]] ||
   fail "synth --help does not mark synthetic1-3 as our reconstructions"
+grep -q "^      --informative I " "$TMP/help" && grep -q "classification" "$TMP/help" ||
+  fail "synth --help does not document classification"
+
+# ---- classification: many features and classes -----------------------------------------
+C="$BL synth classification"
+$C --rows 1000 --features 12 --classes 4 --seed 9 -o "$TMP/c.csv" 2>"$TMP/err" ||
+  fail "synth classification -o exited $?: $(cat "$TMP/err")"
+$C --rows 1000 --features 12 --classes 4 --seed 9 | cmp -s - "$TMP/c.csv" ||
+  fail "classification: the same seed twice (stdout, file) differs"
+$C --rows 1000 --features 12 --classes 4 --seed 10 | cmp -s - "$TMP/c.csv" &&
+  fail "classification: seeds 9 and 10 give the same data"
+# shape: header label,f1..f12, 1000 rows of 13 finite numbers, labels in 0..3
+awk -F, 'NR == 1 { h = "label"; for (j = 1; j <= 12; j++) h = h ",f" j
+                   if ($0 != h) { print "header: " $0; bad = 1 }; next }
+  NF != 13 || $1 !~ /^[0-3]$/ { print "line " NR ": " $0; bad = 1; exit }
+  { for (j = 2; j <= 13; j++) if ($j !~ /^-?[0-9.]+(e[+-][0-9]+)?$/) { print "line " NR ": " $j; bad = 1; exit } }
+  END { if (NR != 1001) { print NR - 1 " rows"; bad = 1 }; exit bad }' "$TMP/c.csv" >"$TMP/bad" ||
+  fail "classification CSV malformed: $(cat "$TMP/bad")"
+printf 'class0\nclass1\nclass2\nclass3\n' | cmp -s - "$TMP/c.classes" ||
+  fail "classification .classes: $(cat "$TMP/c.classes")"
+# without --flip, classes alternate row by row (so balanced); with it, about
+# the documented fraction is redrawn (3/4 of them to another class)
+$C --rows 1000 --features 12 --classes 4 --flip 0 --seed 9 | awk -F, 'NR > 1 && $1 != (NR - 2) % 4 { bad = 1 }
+  END { exit bad }' || fail "classification --flip 0: labels do not cycle 0..3"
+moved=$(awk -F, 'NR > 1 && $1 != (NR - 2) % 4 { n++ } END { print n + 0 }' "$TMP/c.csv")
+[[ $moved -ge 1 && $moved -le 25 ]] || fail "classification --flip 0.01: $moved of 1000 labels moved"
+moved=$($C --rows 1000 --features 12 --classes 4 --flip 0.4 --seed 9 |
+        awk -F, 'NR > 1 && $1 != (NR - 2) % 4 { n++ } END { print n + 0 }')
+[[ $moved -ge 240 && $moved -le 360 ]] || fail "classification --flip 0.4: $moved of 1000 labels moved"
+# fewer rows are a prefix of more
+$C --rows 50 --features 12 --classes 4 --seed 9 | cmp -s - <(head -n 51 "$TMP/c.csv") ||
+  fail "classification --rows 50 is not the start of --rows 1000"
+# the same bytes on any machine: a digest pinned on x86-64
+sum=$($C --rows 300 --features 8 --classes 3 --flip 0.2 --seed 5 | md5sum | cut -d' ' -f1)
+[[ $sum == 'eefa60e98fddd93869cc5f638993a3cb' ]] || fail "classification --seed 5: digest $sum, not the pinned one"
+# it learns: mart on 2000 rows, tested on the next 1000 (chance: 75 % error)
+$C --rows 3000 --features 20 --classes 4 --informative 6 --seed 3 -o "$TMP/cl.csv" ||
+  fail "synth classification 3000 rows exited $?"
+head -n 2001 "$TMP/cl.csv" >"$TMP/cl-train.csv"
+{ head -n 1 "$TMP/cl.csv"; tail -n 1000 "$TMP/cl.csv"; } >"$TMP/cl-test.csv"
+"$BL" train -q --data "$TMP/cl-train.csv" --recipe mart --iterations 30 --threads 1 \
+  --model "$TMP/cl.model" 2>"$TMP/err" || fail "train on classification exited $?: $(cat "$TMP/err")"
+"$BL" predict --model "$TMP/cl.model" --data "$TMP/cl-test.csv" >/dev/null 2>"$TMP/err" ||
+  fail "predict on classification exited $?: $(cat "$TMP/err")"
+err=$(sed -n 's/.*error \([0-9.]*\)%.*/\1/p' "$TMP/err")
+awk -v e="$err" 'BEGIN { exit !(e != "" && e < 40) }' ||
+  fail "mart on classification: test error '$err' %, expected well below chance (75 %)"
+# refusals
+for a in "--rows 0|--rows must be in 1\.\.10000000" "--rows x|--rows 'x': expected a whole number" \
+         "--features 0|--features must be in 1\.\.10000" "--classes 1|--classes must be in 2\.\.1000" \
+         "--classes 10 --informative 3|10 classes x 2 clusters need more hypercube vertices than --informative 3" \
+         "--features 5 --informative 4 --redundant 2|--informative 4 \+ --redundant 2 exceed --features 5" \
+         "--informative 0|--informative must be in 1\.\.200" "--clusters 0|--clusters x --classes must be in" \
+         "--flip 1.5|--flip must be in \[0, 1\]" "--flip x|--flip 'x': expected a number" \
+         "--class-sep 0|--class-sep must be in \(0, 1000\]" "--class-sep nan|--class-sep 'nan': expected a number" \
+         "--per-class 5|--per-class only applies to the 2-D sets"; do
+  # shellcheck disable=SC2086
+  expect_fail 2 "${a#*|}" -- $C ${a%%|*}
+  [[ -s $TMP/out ]] && fail "classification ${a%%|*}: something on stdout"
+done
+expect_fail 2 "--rows only applies to classification" -- "$BL" synth gauss4 --rows 5
+expect_fail 2 "--flip only applies to classification" -- "$BL" synth gauss4 --flip 0
 
 # ---- the output trains, predicts, and runs as an experiment -----------------------------
 for s in $SETS; do
