@@ -57,16 +57,13 @@ static int list(const char *from)
 static int show(const char *name, const char *from)
 {
     char *path = bl_recipe_find(name, from);
+    bl_error err;
     if (!path) {
-        char *names = bl_recipe_names(from, 2000), *dirs = bl_recipe_dirs_text(from, 2000);
-        fprintf(stderr, "boostlab recipes: no recipe named '%s' (available: %s; looked for "
-                "%s.ini in: %s)\n", name, names, name, dirs);
-        free(names);
-        free(dirs);
+        bl_recipe_not_found(name, from, &err);
+        fprintf(stderr, "boostlab recipes: %s\n", err.msg);
         return BL_EXIT_FAIL;
     }
     bl_ini ini;
-    bl_error err;
     if (bl_ini_read(path, &ini, &err) < 0) {
         free(path);
         return cli_fail(err.msg);

@@ -86,24 +86,34 @@ static int same_files(const bl_data_spec *d, const bl_data_spec *e)
            same_str(d->label, e->label) && same_str(d->drop, e->drop);
 }
 
-/* Read every data file of the experiment (each file once), as a run
- * would: bad values, ragged rows, binary or truncated files fail here. */
+/* Read data set d's files as a run would (bad values, ragged rows, binary
+ * or truncated files fail here), unless a data set before it that was read
+ * (done[e]) reads the same files; done[d] records the read. */
+static int read_once(const bl_experiment *ex, size_t d, char *done, bl_error *err)
+{
+    const bl_data_spec *ds = &ex->data[d];
+    for (size_t e = 0; e < d; e++)
+        if (done[e] && same_files(&ex->data[e], ds))
+            return 0;
+    bl_dataset all, test;
+    if (bl_load_data(ds, &all, &test, err) < 0)
+        return -1;
+    bl_dataset_free(&all);
+    bl_dataset_free(&test);
+    done[d] = 1;
+    return 0;
+}
+
+/* Read every data file of the experiment, each file once. */
 static int check_data(const bl_experiment *ex, bl_error *err)
 {
-    for (size_t d = 0; d < ex->ndata; d++) {
-        const bl_data_spec *ds = &ex->data[d];
-        size_t e = 0;
-        while (e < d && !same_files(&ex->data[e], ds))
-            e++;
-        if (e < d)
-            continue;
-        bl_dataset all, test;
-        if (bl_load_data(ds, &all, &test, err) < 0)
-            return bl_errprefix(err, "%s: [data %s]", ds->where, ds->name);
-        bl_dataset_free(&all);
-        bl_dataset_free(&test);
-    }
-    return 0;
+    char *done = bl_xcalloc(ex->ndata ? ex->ndata : 1, 1);
+    int rc = 0;
+    for (size_t d = 0; d < ex->ndata && rc == 0; d++)
+        if (read_once(ex, d, done, err) < 0)
+            rc = bl_errprefix(err, "%s: [data %s]", ex->data[d].where, ex->data[d].name);
+    free(done);
+    return rc;
 }
 
 /* split = given: the same rows in every repeat (see run_help). */
@@ -123,33 +133,6 @@ static void warn_given_repeats(const bl_experiment *ex)
     }
 }
 
-/* The whole file at path (NUL-terminated, length in *n), or NULL. */
-static char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0;
-    *n = 0;
-    for (;;) {
-        if (cap - *n < 4096)
-            buf = bl_xrealloc(buf, cap = cap * 2 + 4096);
-        size_t got = fread(buf + *n, 1, cap - *n - 1, f);
-        *n += got;
-        if (got == 0)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    buf[*n] = 0;
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
 /* OUTPUT/experiment.ini: every parameter as used.  An identical file is
  * left alone; a different one (the experiment changed since the folder's
  * earlier runs, which the store still holds) is kept as experiment.ini.N,
@@ -165,7 +148,7 @@ static int write_resolved(const bl_experiment *ex, const char *dir, bl_error *er
     fclose(mem);
     char *path = bl_path_join(dir, "experiment.ini");
     size_t oldlen = 0;
-    char *old = slurp(path, &oldlen);
+    char *old = bl_read_file(path, "experiment.ini", &oldlen, NULL);
     int rc = 0;
     if (old && oldlen == len && !memcmp(old, text, len)) {
         free(old);
@@ -219,6 +202,7 @@ static int check_pending_data(const run_ctx *c, const char *outdir, bl_error *er
     free(store_path);
     if (!earlier || rc < 0)
         return rc;
+    char *done = bl_xcalloc(ex->ndata ? ex->ndata : 1, 1);
     for (size_t d = 0; d < ex->ndata && rc == 0; d++) {
         const bl_data_spec *ds = &ex->data[d];
         int need = 0;
@@ -238,17 +222,10 @@ static int check_pending_data(const run_ctx *c, const char *outdir, bl_error *er
                 need = have == 0;
             }
         /* the variants of a swept [data] section read the same files */
-        for (size_t e = 0; e < d && need; e++)
-            need = !same_files(&ex->data[e], ds);
-        if (rc == 0 && need) {
-            bl_dataset all, test;
-            rc = bl_load_data(ds, &all, &test, err);
-            if (rc == 0) {
-                bl_dataset_free(&all);
-                bl_dataset_free(&test);
-            }
-        }
+        if (rc == 0 && need)
+            rc = read_once(ex, d, done, err);
     }
+    free(done);
     if (st)
         bl_store_close(st);
     return rc;

@@ -323,14 +323,8 @@ int bl_recipe_load(const char *name, const char *from, const bl_registry *reg,
     if (!valid_name(name))
         return bl_errf(err, "'%s' is not a valid recipe name", name);
     char *path = bl_recipe_find(name, from);
-    if (!path) {
-        char *names = bl_recipe_names(from, 560), *dirs = bl_recipe_dirs_text(from, 240);
-        bl_errf(err, "no recipe named '%s' (available: %s; looked for %s.ini in: %s; "
-                "see 'boostlab recipes')", name, names, name, dirs);
-        free(names);
-        free(dirs);
-        return -1;
-    }
+    if (!path)
+        return bl_recipe_not_found(name, from, err);
     bl_ini ini;
     if (bl_ini_read(path, &ini, err) < 0) {
         free(path);

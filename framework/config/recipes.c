@@ -219,3 +219,13 @@ char *bl_recipe_dirs_text(const char *from, size_t max)
     bl_recipe_dirs_free(dirs, n);
     return out;
 }
+
+int bl_recipe_not_found(const char *name, const char *from, bl_error *err)
+{
+    char *names = bl_recipe_names(from, 560), *dirs = bl_recipe_dirs_text(from, 240);
+    bl_errf(err, "no recipe named '%s' (available: %s; looked for %s.ini in: %s; see "
+            "'boostlab recipes')", name, names, name, dirs);
+    free(names);
+    free(dirs);
+    return -1;
+}

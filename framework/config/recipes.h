@@ -16,6 +16,8 @@
 
 #include <stddef.h>
 
+#include "../util/error.h"
+
 /* The folders searched, in order: the existing ones, each once (by their
  * real path), as real paths.  from: the experiment's folder, or NULL. */
 char **bl_recipe_dirs(const char *from, size_t *n);
@@ -41,5 +43,8 @@ void bl_recipe_list_free(bl_recipe_entry *r, size_t n);
  * malloc'ed, each shortened to about max characters. */
 char *bl_recipe_names(const char *from, size_t max);
 char *bl_recipe_dirs_text(const char *from, size_t max);
+/* The "no recipe named NAME" error, with the recipes found and the folders
+ * searched; returns -1. */
+int bl_recipe_not_found(const char *name, const char *from, bl_error *err);
 
 #endif

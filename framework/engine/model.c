@@ -378,32 +378,6 @@ static int expect_count(cursor *c, const char *key, size_t max, size_t line_min,
     return 0;
 }
 
-static char *slurp(const char *path, size_t *len, bl_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        bl_errf(err, "%s: cannot open model: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = bl_xmalloc(cap + 1);
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap)
-            buf = bl_xrealloc(buf, (cap *= 2) + 1);
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        bl_errf(err, "%s: read error", path);
-        return NULL;
-    }
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
 
 /* One "term ..." line (after the keyword): coefficients, optional code,
  * hypothesis.  Appends the term to mo. */
@@ -550,7 +524,7 @@ static int load_projection(cursor *c, const bl_registry *reg, bl_model *mo, bl_e
 static char *read_checked(const char *path, char **tail_out, bl_error *err)
 {
     size_t len;
-    char *buf = slurp(path, &len, err);
+    char *buf = bl_read_file(path, "model", &len, err);
     if (!buf)
         return NULL;
     if (len < 16 || memcmp(buf, "boostlab-model ", 15) != 0) {

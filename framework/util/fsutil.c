@@ -147,6 +147,33 @@ char *bl_exe_dir(void)
     return bl_path_dir(buf);
 }
 
+char *bl_read_file(const char *path, const char *what, size_t *len, bl_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        bl_errf(err, "%s: cannot open %s: %s", path, what, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = bl_xmalloc(cap + 1);
+    size_t got;
+    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap)
+            buf = bl_xrealloc(buf, (cap *= 2) + 1);
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        bl_errf(err, "%s: read error", path);
+        return NULL;
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
 char *bl_exe_relative(const char *rel)
 {
     char *exe = bl_exe_dir();

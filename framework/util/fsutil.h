@@ -19,6 +19,9 @@ int bl_dir_exists(const char *path);
 int bl_mkdirs(const char *path, bl_error *err);
 /* Directory of the running executable (malloc'ed), or NULL. */
 char *bl_exe_dir(void);
+/* The whole file at path, NUL-terminated (length in *len), or NULL with
+ * "PATH: cannot open WHAT: reason" or a read error in err (may be NULL). */
+char *bl_read_file(const char *path, const char *what, size_t *len, bl_error *err);
 /* PREFIX/rel, where PREFIX is the folder above the executable's (PREFIX/bin/
  * boostlab), malloc'ed, or NULL: what an installed or unpacked copy finds
  * beside itself wherever it was moved. */
