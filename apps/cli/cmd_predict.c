@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* `boostlab predict`: apply a saved model to a data file. */
+/* `boostlab predict`: apply a saved model to a data file; the model is
+ * loaded and applied through the library API (boostlab/api.h), the file
+ * read here against the model's classes and features. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/model.h"
+#include <boostlab/api.h>
+
 #include "util/clock.h"
 #include "util/fsutil.h"
 #include "cli.h"
@@ -46,9 +49,27 @@ static const char *const predict_help =
     "With --scores or --proba the output is CSV: a header 'prediction' then\n"
     "'score:CLASS' and/or 'proba:CLASS' per class, and one row per example.\n";
 
+/* The model's class and feature names, as the readers take them. */
+struct names {
+    size_t k, d;
+    char **class_names, **feature_names;
+};
+
+static void names_of(const boostlab_model *bm, struct names *n)
+{
+    n->k = boostlab_model_classes(bm);
+    n->d = boostlab_model_features(bm);
+    n->class_names = bl_xcalloc(n->k ? n->k : 1, sizeof *n->class_names);
+    n->feature_names = bl_xcalloc(n->d ? n->d : 1, sizeof *n->feature_names);
+    for (size_t r = 0; r < n->k; r++)
+        n->class_names[r] = (char *)boostlab_model_class_name(bm, r);
+    for (size_t f = 0; f < n->d; f++)
+        n->feature_names[f] = (char *)boostlab_model_feature_name(bm, f);
+}
+
 /* Put the columns of an unlabeled CSV file in the model's feature order,
  * matched by name; 0, or -1 with err naming the column. */
-static int match_features(bl_dataset *ds, const bl_model *mo, const char *data,
+static int match_features(bl_dataset *ds, const struct names *mo, const char *data,
                           const char *model, bl_error *err)
 {
     size_t m = ds->m, d = mo->d;
@@ -87,7 +108,7 @@ static int match_features(bl_dataset *ds, const bl_model *mo, const char *data,
 }
 
 /* One output row: the class, then the scores and/or their softmax. */
-static void write_row(FILE *out, const bl_model *mo, const double *F, int lab, int scores,
+static void write_row(FILE *out, const struct names *mo, const double *F, int lab, int scores,
                       int proba)
 {
     fputs(mo->class_names[lab], out);
@@ -147,19 +168,17 @@ int cmd_predict(int argc, char **argv)
                          "needs its --labels file)");
     if (unlabeled && label)
         return cli_usage("predict", "--unlabeled and --label exclude each other");
-    bl_registry reg;
-    if (cli_registry(&reg))
-        return BL_EXIT_FAIL;
     bl_error err;
-    bl_model mo;
-    bl_dataset all, none;
+    struct names mo = {0, 0, NULL, NULL};
+    bl_dataset all;
     memset(&all, 0, sizeof all);
-    memset(&none, 0, sizeof none);
-    int rc = bl_model_load(model, &reg, &mo, &err);
+    boostlab_model *bm = boostlab_load_model(model, err.msg);
+    int rc = bm ? 0 : -1;
     bl_classes cls = {0, NULL, BL_CLASSES_BUILT};
     if (rc == 0) {
         /* map the file's labels through the model's classes, by name:
          * `boostlab train` always builds its table from the labels */
+        names_of(bm, &mo);
         cls.k = mo.k;
         cls.names = mo.class_names;
         bl_csv_opts co = {label, 0, unlabeled, mo.feature_names, mo.d};
@@ -184,10 +203,11 @@ int cmd_predict(int argc, char **argv)
     if (rc == 0) {
         double *F = bl_xmalloc(all.m * mo.k * sizeof *F);
         int *lab = bl_xmalloc(all.m * sizeof *lab);
-        struct bl_matrix X = {all.m, all.d, all.x};
+        boostlab_problem *X = boostlab_problem_colmajor(all.m, all.d, all.x, NULL, NULL, NULL);
         double t0 = bl_seconds();
-        bl_model_scores(&mo, &X, F);
-        bl_argmax_rows(F, all.m, mo.k, lab);
+        /* X is NULL only for no rows, which have no predictions */
+        if (X)
+            boostlab_predict_values(bm, X, F, lab, NULL);
         double secs = bl_seconds() - t0;
         size_t wrong = 0;
         if (scores || proba) {
@@ -207,19 +227,20 @@ int cmd_predict(int argc, char **argv)
             fprintf(stderr, "boostlab: %zu examples, error %.2f%% (%zu wrong); scoring %.6f s "
                     "(%.6f ms per example, %zu terms)\n", all.m,
                     all.m ? 100.0 * (double)wrong / (double)all.m : 0.0, wrong, secs,
-                    all.m ? 1e3 * secs / (double)all.m : 0.0, mo.t);
+                    all.m ? 1e3 * secs / (double)all.m : 0.0, boostlab_model_terms(bm));
         else if (rc == 0 && !quiet)
             fprintf(stderr, "boostlab: %zu examples, unlabeled (no error rate); scoring %.6f s "
                     "(%.6f ms per example, %zu terms)\n", all.m, secs,
-                    all.m ? 1e3 * secs / (double)all.m : 0.0, mo.t);
+                    all.m ? 1e3 * secs / (double)all.m : 0.0, boostlab_model_terms(bm));
+        boostlab_problem_free(X);
         free(F);
         free(lab);
     }
     if (rc < 0)
         cli_fail(err.msg);
     bl_dataset_free(&all);
-    if (mo.weak)
-        bl_model_free(&mo);
-    bl_registry_free(&reg);
+    free(mo.class_names);
+    free(mo.feature_names);
+    boostlab_model_free(bm);
     return rc < 0 ? BL_EXIT_FAIL : BL_EXIT_OK;
 }

@@ -1,16 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* `boostlab train`: one model on one data file, saved to a model file. */
+/* `boostlab train`: one model on one data file, saved to a model file,
+ * through the library API (boostlab/api.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/quantize.h"
-#include "engine/engine.h"
+#include <boostlab/api.h>
+
 #include "util/fsutil.h"
-#include "exec/job.h"
-#include "exec/method.h"
-#include "exec/pool.h"
 #include "cli.h"
 
 static const char *const train_help =
@@ -106,77 +104,59 @@ int cmd_train(int argc, char **argv)
         free(sets);
         return cli_usage("train", bad_spec);
     }
-    bl_registry reg;
-    if (cli_registry(&reg)) {
-        free(sets);
-        return BL_EXIT_FAIL;
-    }
-    bl_set_threads(threads ? threads : cli_env_threads());
-    bl_error err;
-    bl_algo_spec algo;
-    bl_dataset all, none;
-    bl_qview q;
-    bl_model mo;
-    bl_curve cv;
-    memset(&q, 0, sizeof q);
-    memset(&mo, 0, sizeof mo);
-    memset(&cv, 0, sizeof cv);
-    memset(&all, 0, sizeof all);
-    memset(&none, 0, sizeof none);
-    int rc = bl_recipe_load(recipe, NULL, &reg, &algo, &err);
+    static const char *const fmt_name[] = {NULL, "csv", "libsvm", "idx"};
+    char err[BOOSTLAB_ERR_MAX], num[3][24];
+    boostlab_problem *prob = NULL;
+    boostlab_model *mo = NULL;
+    boostlab_parameter *par = boostlab_parameter_new(recipe, err);
+    int rc = par ? 0 : -1;
     for (size_t j = 0; j < nsets && rc == 0; j++) {
         char *eq = strchr(sets[j], '=');
         if (!eq) {
-            rc = bl_errf(&err, "--set '%s': expected KEY=VALUE", sets[j]);
+            rc = -1;
+            snprintf(err, sizeof err, "--set '%s': expected KEY=VALUE", sets[j]);
             break;
         }
         *eq = 0;
-        rc = bl_algo_set(&algo, &reg, sets[j], eq + 1, &err);
-        if (rc < 0)
-            bl_errprefix(&err, "--set %s", sets[j]);
+        char msg[BOOSTLAB_ERR_MAX];
+        if ((rc = boostlab_parameter_set(par, sets[j], eq + 1, msg)) < 0)
+            snprintf(err, sizeof err, "--set %.40s: %.960s", sets[j], msg);
     }
-    const char *key;
-    if (rc == 0 && (rc = bl_algo_check_projection(&algo, &key, &err)) < 0)
-        bl_errprefix(&err, "recipe %s with its --set values", recipe);
-    if (rc == 0 && !bl_method_get(algo.method)->model)
-        rc = bl_errf(&err, "recipe %s is method %s, whose models are not saved: run it from an "
-                     "experiment file (boostlab run)", recipe, bl_method_get(algo.method)->name);
-    if (rc == 0) {
-        algo.name = bl_strdup(recipe);
-        rc = bl_load_data(&ds, &all, &none, &err);
+    snprintf(num[0], sizeof num[0], "%d", iters);
+    snprintf(num[1], sizeof num[1], "%d", bins);
+    snprintf(num[2], sizeof num[2], "%d", threads ? threads : cli_env_threads());
+    const char *own[] = {"iterations", "max_bins", "threads"};
+    for (int j = 0; j < 3 && rc == 0; j++)
+        rc = boostlab_parameter_set(par, own[j], num[j], err);
+    const char *unfit = rc == 0 ? boostlab_check_parameter(par) : NULL;
+    if (unfit) {
+        /* a message about the recipe as a whole names it; any other is
+         * about the keys the recipe and --set gave */
+        rc = -1;
+        if (!strncmp(unfit, "recipe ", 7))
+            snprintf(err, sizeof err, "%s", unfit);
+        else
+            snprintf(err, sizeof err, "recipe %s with its --set values: %s", recipe, unfit);
     }
+    if (rc == 0 && !(prob = boostlab_problem_read(data, fmt_name[ds.format], label, labels, err)))
+        rc = -1;
+    if (rc == 0 && !(mo = boostlab_train(prob, par, err)))
+        rc = -1;
     if (rc == 0)
-        rc = bl_quantize(&all, bins, &q, &err);
-    if (rc == 0) {
-        struct bl_train tv;
-        bl_train_view(&all, &q, &tv);
-        bl_model_init(&mo, algo.weak.plugin, all.k, all.d, all.class_names, all.feature_names);
-        char *txt = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&txt, &len);
-        fprintf(f, "recipe = %s\niterations = %d\nmax_bins = %d\n", recipe, iters, bins);
-        bl_algo_write(&algo, f);
-        fclose(f);
-        mo.algorithm = txt;
-        bl_boost_cfg cfg = bl_algo_boost_cfg(&algo, iters, 1);
-        cfg.max_bins = bins;
-        rc = bl_boost(&cfg, &tv, NULL, NULL, &mo, &cv, &err);
-    }
-    if (rc == 0)
-        rc = bl_model_save(&mo, model, &err);
+        rc = boostlab_save_model(model, mo, err);
     if (rc == 0 && !quiet)
         fprintf(stderr, "boostlab: trained %s on %s (%zu examples, %zu features, %zu classes; "
                 "%d thread%s): %zu terms, training error %.2f%%; model in %s\n", recipe, data,
-                all.m, all.d, all.k, bl_host_api.threads, bl_host_api.threads > 1 ? "s" : "",
-                mo.t, cv.n ? 100 * cv.train_err[cv.n - 1] : 0.0, model);
+                boostlab_problem_rows(prob), boostlab_problem_features(prob),
+                boostlab_problem_classes(prob), bl_host_api.threads,
+                bl_host_api.threads > 1 ? "s" : "", boostlab_model_terms(mo),
+                boostlab_model_iterations(mo) ? 100 * boostlab_model_training_error(mo) : 0.0,
+                model);
     if (rc < 0)
-        cli_fail(err.msg);
-    bl_curve_free(&cv);
-    bl_model_free(&mo);
-    bl_qview_free(&q);
-    bl_dataset_free(&all);
-    bl_algo_free(&algo);
-    bl_registry_free(&reg);
+        cli_fail(err);
+    boostlab_model_free(mo);
+    boostlab_problem_free(prob);
+    boostlab_parameter_free(par);
     free(sets);
     return rc < 0 ? BL_EXIT_FAIL : BL_EXIT_OK;
 }

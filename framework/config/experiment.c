@@ -316,15 +316,10 @@ void bl_algo_init(bl_algo_spec *a)
     a->gamma = 1.0;
 }
 
-int bl_recipe_load(const char *name, const char *from, const bl_registry *reg,
-                   bl_algo_spec *out, bl_error *err)
+/* Load the recipe file at path (owned here) as recipe name. */
+static int load_recipe(const char *name, char *path, const bl_registry *reg,
+                       bl_algo_spec *out, bl_error *err)
 {
-    bl_algo_init(out);
-    if (!valid_name(name))
-        return bl_errf(err, "'%s' is not a valid recipe name", name);
-    char *path = bl_recipe_find(name, from);
-    if (!path)
-        return bl_recipe_not_found(name, from, err);
     bl_ini ini;
     if (bl_ini_read(path, &ini, err) < 0) {
         free(path);
@@ -344,6 +339,35 @@ int bl_recipe_load(const char *name, const char *from, const bl_registry *reg,
     free(path);
     if (rc < 0)
         bl_algo_free(out);
+    return rc;
+}
+
+int bl_recipe_load(const char *name, const char *from, const bl_registry *reg,
+                   bl_algo_spec *out, bl_error *err)
+{
+    bl_algo_init(out);
+    if (!valid_name(name))
+        return bl_errf(err, "'%s' is not a valid recipe name", name);
+    char *path = bl_recipe_find(name, from);
+    if (!path)
+        return bl_recipe_not_found(name, from, err);
+    return load_recipe(name, path, reg, out, err);
+}
+
+int bl_recipe_load_file(const char *path, const bl_registry *reg, bl_algo_spec *out,
+                        bl_error *err)
+{
+    bl_algo_init(out);
+    if (!bl_file_exists(path))
+        return bl_errf(err, "%s: no such recipe file", path);
+    const char *base = strrchr(path, '/');
+    char *name = bl_strdup(base ? base + 1 : path);
+    size_t n = strlen(name);
+    if (n > 4 && !strcmp(name + n - 4, ".ini"))
+        name[n - 4] = 0;
+    int rc = valid_name(name) ? load_recipe(name, bl_strdup(path), reg, out, err)
+                              : bl_errf(err, "%s: '%s' is not a valid recipe name", path, name);
+    free(name);
     return rc;
 }
 

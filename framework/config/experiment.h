@@ -148,6 +148,9 @@ void bl_experiment_free(bl_experiment *ex);
  * `boostlab train`); `from` is a directory to search first (may be NULL). */
 int bl_recipe_load(const char *name, const char *from, const bl_registry *reg,
                    bl_algo_spec *out, bl_error *err);
+/* The same from the recipe file at path, named after the file (NAME.ini). */
+int bl_recipe_load_file(const char *path, const bl_registry *reg, bl_algo_spec *out,
+                        bl_error *err);
 /* Defaults: the engine's (engine/param.c), no plugins yet. */
 void bl_algo_init(bl_algo_spec *a);
 /* The engine's view of boosting algorithm a: its parameters and plugins,

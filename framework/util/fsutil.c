@@ -137,8 +137,18 @@ int bl_mkdirs(const char *path, bl_error *err)
     return 0;
 }
 
+static char *exe_dir_set;
+
+void bl_set_exe_dir(const char *dir)
+{
+    free(exe_dir_set);
+    exe_dir_set = dir ? bl_strdup(dir) : NULL;
+}
+
 char *bl_exe_dir(void)
 {
+    if (exe_dir_set)
+        return bl_strdup(exe_dir_set);
     char buf[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
     if (n <= 0)

@@ -17,8 +17,13 @@ int bl_file_exists(const char *path);
 int bl_dir_exists(const char *path);
 /* mkdir -p; 0 or -1 with err. */
 int bl_mkdirs(const char *path, bl_error *err);
-/* Directory of the running executable (malloc'ed), or NULL. */
+/* Directory of the running executable (malloc'ed), or NULL; or the
+ * folder set by bl_set_exe_dir. */
 char *bl_exe_dir(void);
+/* Stand dir in for the executable's folder: the library (libboostlab),
+ * loaded into another program, names the bin folder of its own install or
+ * its build tree, so that plugins and recipes are found beside it. */
+void bl_set_exe_dir(const char *dir);
 /* The whole file at path, NUL-terminated (length in *len), or NULL with
  * "PATH: cannot open WHAT: reason" or a read error in err (may be NULL). */
 char *bl_read_file(const char *path, const char *what, size_t *len, bl_error *err);
