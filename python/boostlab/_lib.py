@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """ctypes bindings of libboostlab (include/boostlab/api.h), and where the
-library is found: $BOOSTLAB_LIB; else, installed, the library folder
-_paths.py names relative to this package (written by `make install`); else
-the build tree the package sits in (python/boostlab in the source tree,
-.libs/ of an in-tree build)."""
+library is found: $BOOSTLAB_LIB; else the build tree the package sits in
+(python/boostlab of an in-tree build: .libs/ two folders up); else,
+installed, the library folder _paths.py names relative to this package (or
+absolutely), which make writes."""
 import ctypes
 import os
 
@@ -15,14 +15,14 @@ def _candidates():
     env = os.environ.get("BOOSTLAB_LIB")
     if env:
         return [env]
-    out = []
+    # the build tree first: a tree's package never picks an installed library
+    out = [os.path.normpath(os.path.join(_here, "..", "..", ".libs", "libboostlab.so.0"))]
     try:
-        from . import _paths  # written by `make install`
+        from . import _paths  # written by make for the installed package
         out.append(os.path.normpath(os.path.join(_here, _paths.LIBDIR_REL, _paths.SONAME)))
         out.append(os.path.join(_paths.LIBDIR, _paths.SONAME))
     except ImportError:
         pass
-    out.append(os.path.normpath(os.path.join(_here, "..", "..", ".libs", "libboostlab.so.0")))
     return out
 
 

@@ -226,7 +226,8 @@ class Classifier(ClassifierMixin, BaseEstimator):
         return F, lab
 
     def predict(self, X):
-        return self.classes_[self._scores(X)[1]]
+        lab = self._scores(X)[1]
+        return self.classes_[lab]
 
     def decision_function(self, X):
         """The model's class scores F (n_samples x n_classes; the prediction
