@@ -23,6 +23,7 @@ PACKAGES=(
   gnuplot-nox       # plots of `boostlab report`
   help2man          # man pages from --help
   python3           # command-line tests check CSV and JSON output with it
+  python3-numpy python3-sklearn python3-pandas  # the Python package (python/boostlab)
   libcriterion-dev  # unit tests
   valgrind          # scripts/test.sh: memcheck smoke run
   libasan8 libubsan1  # scripts/test.sh: the --enable-sanitizers build (gcc 12)
