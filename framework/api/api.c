@@ -20,6 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "../../config.h"
 #include "../config/experiment.h"
@@ -562,6 +565,22 @@ static int proba_of(const char *algorithm)
     return PROBA_NONE;
 }
 
+/* threads = 0: OMP_NUM_THREADS, else every core, whatever an earlier
+ * training in this process set (the thread count is process-wide). */
+static int default_threads(void)
+{
+    const char *s = getenv("OMP_NUM_THREADS");
+    char *end;
+    long n = s ? strtol(s, &end, 10) : 0;
+    if (s && end != s && (!*end || *end == ',') && n >= 1 && n <= 1024)
+        return (int)n;
+#ifdef _OPENMP
+    return omp_get_num_procs();
+#else
+    return 1;
+#endif
+}
+
 boostlab_model *boostlab_train(const boostlab_problem *prob, const boostlab_parameter *param,
                                char *err)
 {
@@ -573,7 +592,7 @@ boostlab_model *boostlab_train(const boostlab_problem *prob, const boostlab_para
     const char *bad = boostlab_check_parameter((boostlab_parameter *)param);
     if (bad)
         return fail(err, "%s", bad);
-    bl_set_threads(param->threads);
+    bl_set_threads(param->threads ? param->threads : default_threads());
     bl_error e;
     bl_qview q;
     bl_curve cv;
