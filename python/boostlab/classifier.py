@@ -70,7 +70,9 @@ def _problem(X, y=None):
         yp = y.ctypes.data_as(_lib.c_ip)
     if _sp is not None and _sp.issparse(X):
         X = X.tocsr()
-        X.sort_indices()
+        if not X.has_canonical_format:     # sorted, no duplicates; the caller's is kept
+            X = X.copy()
+            X.sum_duplicates()
         indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
         indices = np.ascontiguousarray(X.indices, dtype=np.int32)
         data = np.ascontiguousarray(X.data, dtype=np.float64)
