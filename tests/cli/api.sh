@@ -33,6 +33,14 @@ grep -q "^error as expected: no recipe named 'no-such-recipe'" "$TMP/out" ||
   --set weak.leaves=8 --model "$TMP/cli.model" || fail "boostlab train exited $?"
 cmp -s "$TMP/api.model" "$TMP/cli.model" || fail "the example's model differs from boostlab train's"
 
+# a recipe given by its file (the API's parameter, through boostlab train)
+cp "$SRC/configs/mcboost-exp.ini" "$TMP/mine.ini"
+"$BL" train -q --data "$D/iris.csv" --recipe "$TMP/mine.ini" --iterations 5 --model "$TMP/mine.model" ||
+  fail "boostlab train --recipe FILE exited $?"
+grep -q '^algorithm recipe = mine$' "$TMP/mine.model" || fail "the model does not name recipe 'mine'"
+expect_fail 1 "$TMP/none.ini: no such recipe file" -- \
+  "$BL" train -q --data "$D/iris.csv" --recipe "$TMP/none.ini" --model "$TMP/x.model"
+
 # only boostlab_* is exported
 if command -v nm >/dev/null; then
   nm -D --defined-only "$LIB" | awk '$2 ~ /^[TDBR]$/ {print $3}' | grep -v '^boostlab_' >"$TMP/extra"
