@@ -8,7 +8,8 @@
 # sample: 200 per class of its training file) and letter (200 per class,
 # 5200 rows, 26 classes), 200 iterations, and glass at 500.  75/25 splits.
 #
-#   bench/structboost-master.sh [--eps LIST] [--master M] [--data LIST] [--out DIR]
+#   bench/structboost-master.sh [--eps LIST] [--master M] [--data LIST] [--check N]
+#                               [--out DIR]
 #
 # Prints one markdown row per data set and eps_cp: the training time of
 # each run (weak learner + master + bookkeeping, summed over iterations, as
@@ -17,17 +18,20 @@
 # columns, so this is not a test of the master), and the check that is:
 # check_mslack = 50 solves the m-slack LP from scratch over the 1-slack
 # run's columns at every 50th iteration (outside the timed part), and the
-# largest |relative difference| of the objectives is printed.
+# largest |relative difference| of the objectives is printed (--check N:
+# every N iterations instead, 0: no check; on letter one from-scratch
+# m-slack solve takes minutes).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BL=${BL:-$ROOT/boostlab}
-EPS=0.01 MASTER=pairs DATA=glass,vowel,satimage,pendigits,letter,glass500 OUT=
-usage() { sed -n '2,20s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+EPS=0.01 MASTER=pairs DATA=glass,vowel,satimage,pendigits,letter,glass500 OUT= CHECK=50
+usage() { sed -n '2,23s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 while [[ $# -gt 0 ]]; do
   case $1 in
     --eps) [[ $# -ge 2 ]] || usage; EPS=$2; shift 2 ;;
     --master) [[ $# -ge 2 ]] || usage; MASTER=$2; shift 2 ;;
     --data) [[ $# -ge 2 ]] || usage; DATA=$2; shift 2 ;;
+    --check) [[ $# -ge 2 ]] || usage; CHECK=$2; shift 2 ;;
     --out) [[ $# -ge 2 ]] || usage; OUT=$2; shift 2 ;;
     *) usage ;;
   esac
@@ -53,7 +57,7 @@ data_keys() { # the [data] keys of a set
   printf 'test_ratio = 0.25\n'
 }
 
-printf '| data | iterations | eps_cp | 1-slack s | m-slack s | ratio 1/m | 1-slack master s | m-slack master s | final objective rel. diff. | same columns, every 50th: max rel. diff. |\n'
+printf '| data | iterations | eps_cp | 1-slack s | m-slack s | ratio 1/m | 1-slack master s | m-slack master s | final objective rel. diff. | same columns, every %sth: max rel. diff. |\n' "$CHECK"
 printf '|---|---|---|---|---|---|---|---|---|---|\n'
 IFS=, read -ra sets <<<"$DATA"
 IFS=, read -ra epss <<<"$EPS"
@@ -65,7 +69,7 @@ for e in "${epss[@]}"; do
     {
       printf '[experiment]\nname = sbmaster\nrepeats = 1\niterations = %s\nthreads = 1\noutput = %s/out-%s-%s\n\n' "$it" "$TMP" "$d" "$e"
       printf '[data %s]\n' "$name"; data_keys "$d"
-      printf '\n[algorithm one]\nrecipe = structboost-stump\nmaster = %s\neps_cp = %s\ncheck_mslack = 50\n' "$MASTER" "$e"
+      printf '\n[algorithm one]\nrecipe = structboost-stump\nmaster = %s\neps_cp = %s\ncheck_mslack = %s\n' "$MASTER" "$e" "$CHECK"
       printf '\n[algorithm m]\nrecipe = structboost-stump\nformulation = m-slack\n'
     } >"$ini"
     "$BL" run --jobs 1 "$ini" >"$TMP/$d-$e.out" 2>"$TMP/$d-$e.log" ||

@@ -127,8 +127,8 @@ static const char *algo_keys(void)
     snprintf(buf, sizeof buf,
              "recipe, loss, weak, solver, coding, %s, iterations, loss.*, weak.*, solver.*, "
              "coding.*, cv.*, cv_folds, cv_iterations, skip_data, task, task.*, method, "
-             "formulation, C, eps_cp, eps_cg, columns, master, nonneg_views, projection, "
-             "projection.*, scheme, kernel, gamma, scale",
+             "formulation, C, eps_cp, eps_cg, columns, master, check_mslack, nonneg_views, "
+             "projection, projection.*, scheme, kernel, gamma, scale",
              bl_boost_key_names());
     return buf;
 }

@@ -18,7 +18,7 @@
  *                           ...), iterations, loss.P, weak.P, solver.P,
  *                           coding.P, cv.KEY, cv_folds, cv_iterations,
  *                           skip_data, task, task.P, method, formulation,
- *                           C, eps_cp, eps_cg, columns, master,
+ *                           C, eps_cp, eps_cg, columns, master, check_mslack,
  *                           nonneg_views, projection, projection.P,
  *                           scheme, kernel, gamma, scale
  *
