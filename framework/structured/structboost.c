@@ -2,7 +2,13 @@
 /*
  * StructBoost (spec §2): column generation (Algorithm 1) around a master
  * LP solved by 1-slack cutting planes (Algorithm 2), or for comparison the
- * m-slack LP over every constraint of an enumerable task (§2.7).
+ * m-slack LP over every constraint of an enumerable task (§2.7).  With
+ * master = pairs the 1-slack master's cuts are kept disaggregated: a row
+ * per (example, label) a round's cut counts, a slack per example, the
+ * same stopping test; the same optimum in 1-2 re-solves per iteration
+ * where Kelley's rounds need dozens once the columns number in the
+ * hundreds (each column moves the per-example dual levels that the
+ * aggregated cuts encode).
  *
  * A column j is a base hypothesis phi_j fitted on one view of the task,
  * placed in one block of it; its outputs on the view's training and test
@@ -390,6 +396,7 @@ static void pairs_add_violated(sb *b)
     colidx_free(&ix);
 }
 
+/* Rows (cuts or pairs) idle this many solves in a row leave the master. */
 #define IDLE_MAX 50
 
 /* Pairs master's start: the m slack columns (cost C/m) and one row per
@@ -406,19 +413,29 @@ static void pairs_init(sb *b)
     colidx_free(&ix);
 }
 
+/* Right after a solve: count another solve for each of the n rows with
+ * no dual weight (idle), flag in del those idle for IDLE_MAX solves and
+ * delete them from the LP.  Returns how many. */
+static size_t drop_idle(sb *b, int *idle, size_t n, unsigned char *del)
+{
+    size_t ndel = 0;
+    for (size_t k = 0; k < n; k++) {
+        idle[k] = b->dual[k] > 0.0 ? 0 : idle[k] + 1;
+        del[k] = idle[k] >= IDLE_MAX;
+        ndel += del[k];
+    }
+    if (ndel)
+        bl_lp_del_rows(&b->lp, del);
+    return ndel;
+}
+
 /* Pairs master: drop pool rows idle for IDLE_MAX solves, as prune_cuts. */
 static void prune_pairs(sb *b)
 {
     mrows *r = &b->mr;
     unsigned char *del = bl_xcalloc(r->n ? r->n : 1, 1);
-    size_t keep = 0, ndel = 0, nt = 0;
-    for (size_t k = 0; k < r->n; k++) {
-        b->pidle[k] = b->dual[k] > 0.0 ? 0 : b->pidle[k] + 1;
-        del[k] = b->pidle[k] >= IDLE_MAX;
-        ndel += del[k];
-    }
-    if (ndel) {
-        bl_lp_del_rows(&b->lp, del);
+    size_t keep = 0, nt = 0;
+    if (drop_idle(b, b->pidle, r->n, del)) {
         for (size_t k = 0; k < r->n; k++) {
             if (del[k])
                 continue;
@@ -445,14 +462,8 @@ static void prune_pairs(sb *b)
 static void prune_cuts(sb *b)
 {
     unsigned char *del = bl_xcalloc(b->ncut ? b->ncut : 1, 1);
-    size_t keep = 0, ndel = 0;
-    for (size_t k = 0; k < b->ncut; k++) {
-        b->idle[k] = b->dual[k] > 0.0 ? 0 : b->idle[k] + 1;
-        del[k] = b->idle[k] >= IDLE_MAX;
-        ndel += del[k];
-    }
-    if (ndel) {
-        bl_lp_del_rows(&b->lp, del);
+    size_t keep = 0;
+    if (drop_idle(b, b->idle, b->ncut, del)) {
         for (size_t k = 0; k < b->ncut; k++) {
             if (del[k]) {
                 bl_cut_free(&b->cut[k]);
