@@ -488,15 +488,21 @@ Test(structured, theorem21_auc, .timeout = 60)
     td_free(&t);
 }
 
-Test(structured, theorem21_hierarchy, .timeout = 60)
+/* A 4-leaf taxonomy (tree loss up to 2) in a temporary file named path
+ * (a "/tmp/bl-sbtax-XXXXXX" buffer). */
+static void taxonomy4(char *path)
 {
-    /* the tree loss (up to 2) over a 4-leaf taxonomy */
-    char path[] = "/tmp/bl-sbtax-XXXXXX";
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
     FILE *f = fdopen(fd, "w");
     fputs("root: ab, cd\nab: a, b\ncd: c, d\n", f);
     fclose(f);
+}
+
+Test(structured, theorem21_hierarchy, .timeout = 60)
+{
+    char path[] = "/tmp/bl-sbtax-XXXXXX";
+    taxonomy4(path);
     tdata t;
     td_clusters(&t, 32, 3, 4, 0.9, 9);
     bl_algo_spec a1, am;
@@ -582,11 +588,7 @@ Test(structured, masters_same_optimum_multiclass, .timeout = 120)
 Test(structured, masters_same_optimum_hierarchy, .timeout = 120)
 {
     char path[] = "/tmp/bl-sbtax-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    fputs("root: ab, cd\nab: a, b\ncd: c, d\n", f);
-    fclose(f);
+    taxonomy4(path);
     tdata t;
     td_clusters(&t, 32, 3, 4, 0.9, 9);
     same_optimum(&t.ds, "hierarchy", path);
