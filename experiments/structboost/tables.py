@@ -6,6 +6,7 @@ from a results store, with the paper's numbers (paper.csv) beside ours.
   tables.py table1 DIR     Table I: time (s), train and test AUC, per formulation
   tables.py table2 DIR     Table II: test error (%)
   tables.py table3 DIR     Table III: 1/0 and tree loss
+  tables.py chosen DIR     the C each run chose on its validation part (cv_chosen)
   tables.py fig3 DIR [PNG] objective and time per iteration, 1-slack vs m-slack,
                            the time each needs to come within 1% of m-slack's
                            final objective, and a gnuplot figure when PNG is given
@@ -180,8 +181,20 @@ def plot(series, png):
     os.remove(tmp)
 
 
+def chosen(store):
+    db = sqlite3.connect(os.path.join(store, "results.sqlite"))
+    cells = {}
+    for data, algo, rep, params in db.execute(
+            "SELECT data, algo, rep, params FROM runs ORDER BY data, algo, rep"):
+        c = [l.split("=", 2)[2] for l in params.splitlines() if l.startswith("cv_chosen = ")]
+        cells.setdefault((data, algo), []).append(c[0] if c else "-")
+    print("| data | algorithm | C chosen per split |\n|---|---|---|")
+    for (data, algo), cs in sorted(cells.items()):
+        print("| %s | %s | %s |" % (data, algo, ", ".join(cs)))
+
+
 if __name__ == "__main__":
-    if len(sys.argv) < 3 or sys.argv[1] not in ("table1", "table2", "table3", "fig3"):
+    if len(sys.argv) < 3 or sys.argv[1] not in ("table1", "table2", "table3", "fig3", "chosen"):
         sys.exit(__doc__)
     if sys.argv[1] == "fig3":
         fig3(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)

@@ -127,8 +127,8 @@ static const char *algo_keys(void)
     snprintf(buf, sizeof buf,
              "recipe, loss, weak, solver, coding, %s, iterations, loss.*, weak.*, solver.*, "
              "coding.*, cv.*, cv_folds, cv_iterations, skip_data, task, task.*, method, "
-             "formulation, C, eps_cp, eps_cg, columns, master, nonneg_views, projection, "
-             "projection.*, scheme, kernel, gamma, scale",
+             "formulation, C, eps_cp, eps_cg, columns, master, check_mslack, nonneg_views, "
+             "projection, projection.*, scheme, kernel, gamma, scale",
              bl_boost_key_names());
     return buf;
 }
@@ -143,7 +143,7 @@ static const char *const svm_scale_names[] = {"minmax", "zscore", "none"}; /* BL
 /* StructBoost's choices, each stored as its index (an int flag) */
 static const char *const formulation_names[] = {"1-slack", "m-slack"};
 static const char *const columns_names[] = {"best", "per-view"};
-static const char *const master_names[] = {"primal", "dual"};
+static const char *const master_names[] = {"primal", "dual", "pairs"}; /* BL_MASTER_* */
 
 /* value's index among n names, or an error listing them. */
 static int parse_choice(const char *value, const char *const *names, int n, int *out,
@@ -261,7 +261,14 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
     if (!strcmp(key, "columns"))
         return parse_choice(value, columns_names, 2, &a->per_view, err);
     if (!strcmp(key, "master"))
-        return parse_choice(value, master_names, 2, &a->master_dual, err);
+        return parse_choice(value, master_names, 3, &a->master_dual, err);
+    if (!strcmp(key, "check_mslack")) {
+        long n;
+        if (parse_int(value, 0, 100000000, &n, err) < 0)
+            return -1;
+        a->check_mslack = (int)n;
+        return 0;
+    }
     if (!strcmp(key, "nonneg_views")) {
         free(a->nonneg_views);
         a->nonneg_views = value[0] ? bl_strdup(value) : NULL;
@@ -570,11 +577,25 @@ static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini
     free(a->where);
     a->where = where(ini->path, s->line);
     /* StructBoost's master options, refused where there is no such master */
-    const char *sbkey = a->mslack ? "formulation" : a->master_dual ? "master" : NULL;
+    const char *sbkey = a->mslack ? "formulation" : a->master_dual ? "master"
+                        : a->check_mslack ? "check_mslack" : NULL;
+    char sbval[32];
+    snprintf(sbval, sizeof sbval, "%s", a->mslack ? "m-slack" : a->master_dual ?
+             master_names[a->master_dual] : "");
+    if (!a->mslack && !a->master_dual)
+        snprintf(sbval, sizeof sbval, "%d", a->check_mslack);
     if (sbkey && a->method != BL_METHOD_STRUCTBOOST)
         return bl_errf(err, "%s:%d: [%s] %s = %s is an option of StructBoost's master LP; "
                        "method %s has none", ini->path, key_line(s, sbkey), s->name, sbkey,
-                       a->mslack ? "m-slack" : "dual", bl_method_names[a->method]);
+                       sbval, bl_method_names[a->method]);
+    if (a->mslack && a->master_dual == BL_MASTER_PAIRS)
+        return bl_errf(err, "%s:%d: [%s] master = pairs is a 1-slack master (the m-slack LP "
+                       "holds every row from the start): drop one of formulation = m-slack "
+                       "and master = pairs", ini->path, key_line(s, "master"), s->name);
+    if (a->mslack && a->check_mslack)
+        return bl_errf(err, "%s:%d: [%s] check_mslack compares a 1-slack master with the "
+                       "m-slack LP; this algorithm is the m-slack LP", ini->path,
+                       key_line(s, "check_mslack"), s->name);
     if (a->method == BL_METHOD_SVM)
         return check_svm(a, reg, ini, s, err);
     const char *svmkey = NULL;
@@ -1307,7 +1328,9 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
         if (a->method == BL_METHOD_STRUCTBOOST && a->per_view)
             fputs("columns = per-view\n", f);
         if (a->method == BL_METHOD_STRUCTBOOST && a->master_dual)
-            fputs("master = dual\n", f);
+            fprintf(f, "master = %s\n", master_names[a->master_dual]);
+        if (a->method == BL_METHOD_STRUCTBOOST && a->check_mslack)
+            fprintf(f, "check_mslack = %d\n", a->check_mslack);
         if (a->iterations)
             fprintf(f, "iterations = %d\n", a->iterations);
         if (a->ncv) {

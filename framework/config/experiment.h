@@ -18,7 +18,7 @@
  *                           ...), iterations, loss.P, weak.P, solver.P,
  *                           coding.P, cv.KEY, cv_folds, cv_iterations,
  *                           skip_data, task, task.P, method, formulation,
- *                           C, eps_cp, eps_cg, columns, master,
+ *                           C, eps_cp, eps_cg, columns, master, check_mslack,
  *                           nonneg_views, projection, projection.P,
  *                           scheme, kernel, gamma, scale
  *
@@ -69,6 +69,11 @@ extern const char *const bl_method_names[BL_NMETHODS];
 enum { BL_SVM_OVO = 0, BL_SVM_OVA = 1, BL_SVM_ECOC = 2, BL_SVM_CS = 3 };
 enum { BL_KERNEL_LINEAR = 0, BL_KERNEL_PERCEPTRON = 1, BL_KERNEL_RBF = 2 };
 
+/* StructBoost's master LP (key master): primal cutting planes, the same
+ * with GLPK holding the LP's dual, or the 1-slack LP disaggregated into a
+ * working set of (example, label) rows (structured/structboost.c). */
+enum { BL_MASTER_PRIMAL, BL_MASTER_DUAL, BL_MASTER_PAIRS };
+
 typedef struct bl_algo_spec {
     char *name;
     char *recipe;               /* recipe it came from, or NULL         */
@@ -99,7 +104,8 @@ typedef struct bl_algo_spec {
     int method;                 /* BL_METHOD_*                            */
     int mslack;                 /* formulation = m-slack                  */
     int per_view;               /* structboost: columns = per-view        */
-    int master_dual;            /* structboost: master = dual             */
+    int master_dual;            /* structboost: master = BL_MASTER_*      */
+    int check_mslack;           /* structboost: check_mslack = N (0: off) */
     double C, eps_cp, eps_cg;   /* spec §2.5                              */
     int C_given;                /* C was set (method svm defaults to 1)   */
     /* method = svm: the multi-class SVM baselines (hingeboost-oc §3.5-3.8).

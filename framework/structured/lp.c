@@ -80,6 +80,7 @@ static void new_row(bl_lp *lp, double b, int n)
         glp_col(lp->glp, b, n, lp->ind, lp->val);
     else
         glp_row(lp->glp, GLP_LO, b, n, lp->ind, lp->val);
+    lp->grew_rows = 1;
     lp->rows++;
 }
 
@@ -159,8 +160,9 @@ int bl_lp_solve(bl_lp *lp, double *x, double *dual, double *obj, bl_error *err)
     /* new rows of the LP GLPK holds keep the old basis dual feasible: dual
      * simplex (it falls back to primal); new columns only keep it primal
      * feasible: primal simplex */
-    parm.meth = lp->transposed && !lp->grew_dual ? GLP_PRIMAL : GLP_DUALP;
-    lp->grew_dual = 0;
+    int rows = lp->transposed ? lp->grew_dual : lp->grew_rows;
+    parm.meth = rows ? GLP_DUALP : GLP_PRIMAL;
+    lp->grew_dual = lp->grew_rows = 0;
     /* the transposed masters are highly degenerate (many cuts at 0), and
      * there the textbook ratio test took a third fewer pivots than Harris's
      * (the tracker: 14990 re-solves, 323k against 428k pivots); GLPK's

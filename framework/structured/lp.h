@@ -24,6 +24,7 @@ typedef struct bl_lp {
     size_t cap;
     int transposed;         /* GLPK holds the dual LP                   */
     int grew_dual;          /* transposed: a column added since a solve */
+    int grew_rows;          /* a primal row added since the last solve  */
 } bl_lp;
 
 void bl_lp_init(bl_lp *lp);

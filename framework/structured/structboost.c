@@ -2,7 +2,13 @@
 /*
  * StructBoost (spec §2): column generation (Algorithm 1) around a master
  * LP solved by 1-slack cutting planes (Algorithm 2), or for comparison the
- * m-slack LP over every constraint of an enumerable task (§2.7).
+ * m-slack LP over every constraint of an enumerable task (§2.7).  With
+ * master = pairs the 1-slack master's cuts are kept disaggregated: a row
+ * per (example, label) a round's cut counts, a slack per example, the
+ * same stopping test; the same optimum in 1-2 re-solves per iteration
+ * where Kelley's rounds need dozens once the columns number in the
+ * hundreds (each column moves the per-example dual levels that the
+ * aggregated cuts encode).
  *
  * A column j is a base hypothesis phi_j fitted on one view of the task,
  * placed in one block of it; its outputs on the view's training and test
@@ -29,6 +35,7 @@
  */
 #include <boostlab/weak.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,7 +77,10 @@ typedef struct sb {
                              only for a returned model: keep_cuts)        */
     int keep_cuts;
     size_t ncut, capcut;
-    mrows mr;             /* m-slack rows                                 */
+    mrows mr;             /* m-slack rows, or the pairs master's pool     */
+    int pairs;            /* master = pairs: 1-slack's LP disaggregated   */
+    int *pidle;           /* pairs: consecutive solves each row idle      */
+    size_t capr, capt;    /* rows and terms mr has room for               */
     bl_lp lp;
     double *x, *dual, *w;
     double **u;           /* pricing weights per view (cells)             */
@@ -211,7 +221,7 @@ static void add_column(sb *b, const col *c)
 {
     bl_lp *lp = &b->lp;
     double *a = bl_xcalloc(lp->rows ? lp->rows : 1, sizeof *a);
-    if (!b->a->mslack) {
+    if (!b->a->mslack && !b->pairs) {
         for (size_t k = 0; k < b->ncut; k++)
             a[k] = bl_cut_dot(&b->cut[k], &b->tr, c->view, c->block, c->out);
     } else {
@@ -230,6 +240,53 @@ static void add_column(sb *b, const col *c)
     b->col[b->ncol++] = *c;
 }
 
+/* The columns grouped by (view, block): the columns of group q (view v's
+ * block k is q = first[v] + k) are order[start[q] .. start[q + 1]). */
+typedef struct colidx {
+    size_t *first, *start, *order;
+} colidx;
+
+static void colidx_build(const sb *b, colidx *ix)
+{
+    size_t nvb = 0;
+    ix->first = bl_xcalloc(b->tr.nviews + 1, sizeof *ix->first);
+    for (size_t v = 0; v < b->tr.nviews; v++) {
+        ix->first[v] = nvb;
+        nvb += b->tr.v[v].tv.blocks;
+    }
+    ix->first[b->tr.nviews] = nvb;
+    ix->start = bl_xcalloc(nvb + 1, sizeof *ix->start);
+    ix->order = bl_xmalloc((b->ncol + 1) * sizeof *ix->order);
+    for (size_t j = 0; j < b->ncol; j++)
+        ix->start[ix->first[b->col[j].view] + b->col[j].block + 1]++;
+    for (size_t q = 0; q < nvb; q++)
+        ix->start[q + 1] += ix->start[q];
+    size_t *fill = bl_xmalloc((nvb + 1) * sizeof *fill);
+    memcpy(fill, ix->start, (nvb + 1) * sizeof *fill);
+    for (size_t j = 0; j < b->ncol; j++)
+        ix->order[fill[ix->first[b->col[j].view] + b->col[j].block]++] = j;
+    free(fill);
+}
+
+static void colidx_free(colidx *ix)
+{
+    free(ix->first);
+    free(ix->start);
+    free(ix->order);
+}
+
+/* a[off + j] += coef * (column j's output at `point`) for every column j
+ * of (view, block). */
+static void add_entry(const sb *b, const colidx *ix, size_t view, size_t point, size_t block,
+                      double coef, double *a, size_t off)
+{
+    size_t q = ix->first[view] + block;
+    for (size_t o = ix->start[q]; o < ix->start[q + 1]; o++) {
+        size_t j = ix->order[o];
+        a[off + j] += coef * b->col[j].out[point];
+    }
+}
+
 /* rec: the cut's labels and in-flags (m lbytes + m bytes; taken over), or
  * NULL when cuts are not kept. */
 static void add_cut(sb *b, bl_cut *cut, unsigned char *rec)
@@ -243,42 +300,158 @@ static void add_cut(sb *b, bl_cut *cut, unsigned char *rec)
     b->idle[b->ncut] = 0;
     b->cy[b->ncut] = rec;
     b->cut[b->ncut++] = *cut;
-    /* the cut's coefficient on every column in one pass over its entries:
-     * the columns are indexed by (view, block) first, so each entry meets
-     * only the columns of its own block */
-    size_t nvb = 0;
-    size_t *first = bl_xcalloc(b->tr.nviews + 1, sizeof *first);
-    for (size_t v = 0; v < b->tr.nviews; v++) {
-        first[v] = nvb;
-        nvb += b->tr.v[v].tv.blocks;
-    }
-    first[b->tr.nviews] = nvb;
-    size_t *start = bl_xcalloc(nvb + 1, sizeof *start), *order = bl_xmalloc((b->ncol + 1) *
-                                                                          sizeof *order);
-    for (size_t j = 0; j < b->ncol; j++)
-        start[first[b->col[j].view] + b->col[j].block + 1]++;
-    for (size_t q = 0; q < nvb; q++)
-        start[q + 1] += start[q];
-    size_t *fill = bl_xmalloc((nvb + 1) * sizeof *fill);
-    memcpy(fill, start, (nvb + 1) * sizeof *fill);
-    for (size_t j = 0; j < b->ncol; j++)
-        order[fill[first[b->col[j].view] + b->col[j].block]++] = j;
+    /* the cut's coefficient on every column in one pass over its entries,
+     * each entry meeting only the columns of its own block */
+    colidx ix;
+    colidx_build(b, &ix);
     double *a = bl_xcalloc(b->ncol + 1, sizeof *a);
     a[0] = 1.0; /* xi */
     for (size_t e = 0; e < cut->nnz; e++) {
         size_t v = cut->view[e], B = b->tr.v[v].tv.blocks;
-        size_t r = cut->cell[e] / B, q = first[v] + cut->cell[e] % B;
-        for (size_t o = start[q]; o < start[q + 1]; o++) {
-            size_t j = order[o];
-            a[j + 1] += cut->coef[e] * b->col[j].out[r];
-        }
+        add_entry(b, &ix, v, cut->cell[e] / B, cut->cell[e] % B, cut->coef[e], a, 1);
     }
     bl_lp_add_row(&b->lp, a, cut->b);
     free(a);
-    free(fill);
-    free(order);
-    free(start);
-    free(first);
+    colidx_free(&ix);
+}
+
+/* Append one row of terms to mr (the m-slack rows or the pairs pool). */
+static void mr_push(sb *b, const struct bl_task_term *t, size_t n)
+{
+    mrows *r = &b->mr;
+    if (r->n + 2 > b->capr) {
+        b->capr = b->capr ? 2 * b->capr : 1024;
+        r->start = bl_xrealloc(r->start, b->capr * sizeof *r->start);
+        b->pidle = bl_xrealloc(b->pidle, b->capr * sizeof *b->pidle);
+        r->start[0] = 0;
+    }
+    size_t nt = r->start[r->n];
+    if (nt + n > b->capt) {
+        b->capt = 2 * (nt + n);
+        r->view = bl_xrealloc(r->view, b->capt * sizeof *r->view);
+        r->cell = bl_xrealloc(r->cell, b->capt * sizeof *r->cell);
+        r->coef = bl_xrealloc(r->coef, b->capt * sizeof *r->coef);
+    }
+    for (size_t e = 0; e < n; e++) {
+        r->view[nt] = t[e].view;
+        r->cell[nt] = t[e].point * b->tr.v[t[e].view].tv.blocks + t[e].block;
+        r->coef[nt++] = t[e].coef;
+    }
+    b->pidle[r->n] = 0;
+    r->start[++r->n] = nt;
+}
+
+/* dpsi_i(y)'s terms into b->sep.terms; returns their number. */
+static size_t dpsi_terms(sb *b, size_t i, const unsigned char *y)
+{
+    bl_sinst *s = &b->tr;
+    size_t n = s->ops->dpsi(s->inst, i, y, b->sep.terms, b->sep.tcap);
+    if (n > b->sep.tcap) {
+        b->sep.tcap = n;
+        b->sep.terms = bl_xrealloc(b->sep.terms, n * sizeof *b->sep.terms);
+        n = s->ops->dpsi(s->inst, i, y, b->sep.terms, b->sep.tcap);
+    }
+    return n;
+}
+
+/* The pairs master's row of (example i, label y):
+ *   xi_i + dpsi_i(y)^T w >= Delta(y_i, y),
+ * into the pool and the LP (whose columns are the m slacks, then w). */
+static void pair_add(sb *b, const colidx *ix, size_t i, const unsigned char *y, double *a)
+{
+    size_t n = dpsi_terms(b, i, y), m = b->tr.m;
+    memset(a, 0, (b->ncol + 1) * sizeof *a);
+    for (size_t e = 0; e < n; e++) {
+        const struct bl_task_term *t = &b->sep.terms[e];
+        add_entry(b, ix, t->view, t->point, t->block, t->coef, a, 1);
+    }
+    mr_push(b, b->sep.terms, n);
+    size_t *ci = bl_xmalloc((b->ncol + 1) * sizeof *ci);
+    double *val = bl_xmalloc((b->ncol + 1) * sizeof *val);
+    size_t k = 0;
+    ci[k] = i;
+    val[k++] = 1.0;
+    for (size_t j = 0; j < b->ncol; j++)
+        if (a[j + 1] != 0.0) {
+            ci[k] = m + j;
+            val[k++] = a[j + 1];
+        }
+    bl_lp_add_row_sparse(&b->lp, ci, val, k, b->tr.ops->loss(b->tr.inst, i, y));
+    free(ci);
+    free(val);
+}
+
+/* Pairs master: a row for every example whose hinge at the current model
+ * (sep.h, labels sep.ybar) exceeds its slack x[i]: the 1-slack cut of this
+ * round, kept disaggregated. */
+static void pairs_add_violated(sb *b)
+{
+    colidx ix;
+    colidx_build(b, &ix);
+    double *a = bl_xmalloc((b->ncol + 1) * sizeof *a);
+    for (size_t i = 0; i < b->tr.m; i++)
+        if (b->sep.h[i] > b->x[i] + 1e-9 * (1.0 + b->sep.h[i]))
+            pair_add(b, &ix, i, b->sep.ybar + i * b->tr.lbytes, a);
+    free(a);
+    colidx_free(&ix);
+}
+
+/* Rows (cuts or pairs) idle this many solves in a row leave the master. */
+#define IDLE_MAX 50
+
+/* Pairs master's start: the m slack columns (cost C/m) and one row per
+ * example with its starting label (sep.ybar), the disaggregated first cut. */
+static void pairs_init(sb *b)
+{
+    for (size_t i = 0; i < b->tr.m; i++)
+        bl_lp_add_col(&b->lp, b->a->C / (double)b->tr.m, NULL);
+    colidx ix;
+    colidx_build(b, &ix);
+    double a[1];
+    for (size_t i = 0; i < b->tr.m; i++)
+        pair_add(b, &ix, i, b->sep.ybar + i * b->tr.lbytes, a);
+    colidx_free(&ix);
+}
+
+/* Right after a solve: count another solve for each of the n rows with
+ * no dual weight (idle), flag in del those idle for IDLE_MAX solves and
+ * delete them from the LP.  Returns how many. */
+static size_t drop_idle(sb *b, int *idle, size_t n, unsigned char *del)
+{
+    size_t ndel = 0;
+    for (size_t k = 0; k < n; k++) {
+        idle[k] = b->dual[k] > 0.0 ? 0 : idle[k] + 1;
+        del[k] = idle[k] >= IDLE_MAX;
+        ndel += del[k];
+    }
+    if (ndel)
+        bl_lp_del_rows(&b->lp, del);
+    return ndel;
+}
+
+/* Pairs master: drop pool rows idle for IDLE_MAX solves, as prune_cuts. */
+static void prune_pairs(sb *b)
+{
+    mrows *r = &b->mr;
+    unsigned char *del = bl_xcalloc(r->n ? r->n : 1, 1);
+    size_t keep = 0, nt = 0;
+    if (drop_idle(b, b->pidle, r->n, del)) {
+        for (size_t k = 0; k < r->n; k++) {
+            if (del[k])
+                continue;
+            size_t s0 = r->start[k], s1 = r->start[k + 1];
+            r->start[keep] = nt;
+            memmove(r->view + nt, r->view + s0, (s1 - s0) * sizeof *r->view);
+            memmove(r->cell + nt, r->cell + s0, (s1 - s0) * sizeof *r->cell);
+            memmove(r->coef + nt, r->coef + s0, (s1 - s0) * sizeof *r->coef);
+            nt += s1 - s0;
+            b->pidle[keep] = b->pidle[k];
+            b->dual[keep++] = b->dual[k];
+        }
+        r->start[keep] = nt;
+        r->n = keep;
+    }
+    free(del);
 }
 
 /* Drop cuts that had no weight for IDLE_MAX solves in a row, as SVM-struct
@@ -286,18 +459,11 @@ static void add_cut(sb *b, bl_cut *cut, unsigned char *rec)
  * every cutting-plane round of every CG iteration (thousands of rows), and
  * the re-solves dominate.  A dropped cut that matters again is simply
  * found again by the separation oracle.  Call right after a solve. */
-#define IDLE_MAX 50
 static void prune_cuts(sb *b)
 {
     unsigned char *del = bl_xcalloc(b->ncut ? b->ncut : 1, 1);
-    size_t keep = 0, ndel = 0;
-    for (size_t k = 0; k < b->ncut; k++) {
-        b->idle[k] = b->dual[k] > 0.0 ? 0 : b->idle[k] + 1;
-        del[k] = b->idle[k] >= IDLE_MAX;
-        ndel += del[k];
-    }
-    if (ndel) {
-        bl_lp_del_rows(&b->lp, del);
+    size_t keep = 0;
+    if (drop_idle(b, b->idle, b->ncut, del)) {
         for (size_t k = 0; k < b->ncut; k++) {
             if (del[k]) {
                 bl_cut_free(&b->cut[k]);
@@ -342,25 +508,39 @@ static unsigned char *cut_record(const sb *b, int all)
 static int master(sb *b, double *f, int *iters, bl_error *err)
 {
     const bl_algo_spec *a = b->a;
-    size_t off = a->mslack ? b->tr.m : 1; /* slack columns come first */
-    double H = 0.0;
+    size_t m = b->tr.m, off = a->mslack || b->pairs ? m : 1; /* slack columns first */
+    double H = 0.0, xi = 0.0;
     *iters = 0;
     for (;;) {
         grow_x(b);
         if (bl_lp_solve(&b->lp, b->x, b->dual, NULL, err) < 0)
             return -1;
         (*iters)++;
-        if (!a->mslack)
+        if (b->pairs)
+            prune_pairs(b);
+        else if (!a->mslack)
             prune_cuts(b);
         for (size_t j = 0; j < b->ncol; j++)
             b->w[j] = b->x[off + j] > 0.0 ? b->x[off + j] : 0.0;
         scores(b, &b->tr, 0);
         H = bl_sep_run(&b->sep, &b->tr);
-        if (a->mslack || H <= b->x[0] + b->eps_cp)
+        /* the 1-slack slack: xi, or the mean of the pairs' slacks */
+        xi = b->x[0];
+        if (b->pairs) {
+            xi = 0.0;
+            for (size_t i = 0; i < m; i++)
+                xi += b->x[i];
+            xi /= (double)m;
+        }
+        if (a->mslack || H <= xi + b->eps_cp)
             break;
         if (*iters >= 100000)
             return bl_errf(err, "cutting planes did not reach eps_cp = %g in %d rounds "
-                           "(hinge %g, slack %g)", b->eps_cp, *iters, H, b->x[0]);
+                           "(hinge %g, slack %g)", b->eps_cp, *iters, H, xi);
+        if (b->pairs) {
+            pairs_add_violated(b);
+            continue;
+        }
         bl_cut cut;
         bl_sep_cut(&b->sep, &b->tr, 0, &cut);
         add_cut(b, &cut, cut_record(b, 0));
@@ -369,12 +549,12 @@ static int master(sb *b, double *f, int *iters, bl_error *err)
     for (size_t j = 0; j < b->ncol; j++)
         sw += b->w[j];
     *f = sw + a->C * H;
-    b->gap = a->mslack ? 0.0 : a->C * (H - b->x[0]);
+    b->gap = a->mslack ? 0.0 : a->C * (H - xi);
     /* pricing weights u = sum_k lambda_k A_k (1-slack), or the row duals
-     * times their terms (m-slack) */
+     * times their terms (m-slack, pairs) */
     for (size_t v = 0; v < b->tr.nviews; v++)
         memset(b->u[v], 0, bl_sinst_cells(&b->tr, v) * sizeof(double));
-    if (!a->mslack) {
+    if (!a->mslack && !b->pairs) {
         for (size_t k = 0; k < b->ncut; k++) {
             double l = b->dual[k];
             if (!(l > 0.0))
@@ -407,39 +587,11 @@ static int mslack_rows(sb *b, bl_error *err)
     for (size_t i = 0; i < s->m; i++)
         bl_lp_add_col(&b->lp, b->a->C / (double)s->m, NULL);
     unsigned char *y = bl_xmalloc(s->lbytes);
-    size_t cap = 1024, nt = 0, capr = 1024;
-    b->mr.start = bl_xmalloc(capr * sizeof *b->mr.start);
-    b->mr.view = bl_xmalloc(cap * sizeof *b->mr.view);
-    b->mr.cell = bl_xmalloc(cap * sizeof *b->mr.cell);
-    b->mr.coef = bl_xmalloc(cap * sizeof *b->mr.coef);
-    b->mr.start[0] = 0;
     for (size_t i = 0; i < s->m; i++) {
         size_t na = s->ops->alternatives(s->inst, i, 0, NULL);
         for (size_t t = 0; t < na; t++) {
             s->ops->alternatives(s->inst, i, t, y);
-            size_t n = s->ops->dpsi(s->inst, i, y, b->sep.terms, b->sep.tcap);
-            if (n > b->sep.tcap) {
-                b->sep.tcap = n;
-                b->sep.terms = bl_xrealloc(b->sep.terms, n * sizeof *b->sep.terms);
-                n = s->ops->dpsi(s->inst, i, y, b->sep.terms, b->sep.tcap);
-            }
-            if (nt + n > cap) {
-                cap = 2 * (nt + n);
-                b->mr.view = bl_xrealloc(b->mr.view, cap * sizeof *b->mr.view);
-                b->mr.cell = bl_xrealloc(b->mr.cell, cap * sizeof *b->mr.cell);
-                b->mr.coef = bl_xrealloc(b->mr.coef, cap * sizeof *b->mr.coef);
-            }
-            for (size_t e = 0; e < n; e++) {
-                const struct bl_task_term *tt = &b->sep.terms[e];
-                b->mr.view[nt] = tt->view;
-                b->mr.cell[nt] = tt->point * s->v[tt->view].tv.blocks + tt->block;
-                b->mr.coef[nt++] = tt->coef;
-            }
-            if (b->mr.n + 2 > capr) {
-                capr *= 2;
-                b->mr.start = bl_xrealloc(b->mr.start, capr * sizeof *b->mr.start);
-            }
-            b->mr.start[++b->mr.n] = nt;
+            mr_push(b, b->sep.terms, dpsi_terms(b, i, y));
             size_t xi = i;
             double one = 1.0;
             bl_lp_add_row_sparse(&b->lp, &xi, &one, 1, s->ops->loss(s->inst, i, y));
@@ -447,6 +599,58 @@ static int mslack_rows(sb *b, bl_error *err)
     }
     free(y);
     return 0;
+}
+
+/* check_mslack: the m-slack LP (every example and wrong label) over the
+ * run's columns so far, built and solved from scratch: the optimum that
+ * any master over these columns must reach.  *fm its objective. */
+static int mslack_optimum(sb *b, double *fm, bl_error *err)
+{
+    bl_sinst *s = &b->tr;
+    if (!s->ops->alternatives)
+        return bl_errf(err, "check_mslack: task %s cannot enumerate its labels",
+                       s->plugin->name);
+    bl_lp lp;
+    bl_lp_init(&lp);
+    size_t m = s->m;
+    for (size_t i = 0; i < m; i++)
+        bl_lp_add_col(&lp, b->a->C / (double)m, NULL);
+    for (size_t j = 0; j < b->ncol; j++)
+        bl_lp_add_col(&lp, 1.0, NULL);
+    colidx ix;
+    colidx_build(b, &ix);
+    unsigned char *y = bl_xmalloc(s->lbytes);
+    double *a = bl_xmalloc((b->ncol + 1) * sizeof *a), *val = bl_xmalloc((b->ncol + 1) *
+                                                                          sizeof *val);
+    size_t *ci = bl_xmalloc((b->ncol + 1) * sizeof *ci);
+    for (size_t i = 0; i < m; i++) {
+        size_t na = s->ops->alternatives(s->inst, i, 0, NULL);
+        for (size_t t = 0; t < na; t++) {
+            s->ops->alternatives(s->inst, i, t, y);
+            size_t n = dpsi_terms(b, i, y), k = 0;
+            memset(a, 0, (b->ncol + 1) * sizeof *a);
+            for (size_t e = 0; e < n; e++) {
+                const struct bl_task_term *tt = &b->sep.terms[e];
+                add_entry(b, &ix, tt->view, tt->point, tt->block, tt->coef, a, 0);
+            }
+            ci[k] = i;
+            val[k++] = 1.0;
+            for (size_t j = 0; j < b->ncol; j++)
+                if (a[j] != 0.0) {
+                    ci[k] = m + j;
+                    val[k++] = a[j];
+                }
+            bl_lp_add_row_sparse(&lp, ci, val, k, s->ops->loss(s->inst, i, y));
+        }
+    }
+    int rc = bl_lp_solve(&lp, NULL, NULL, fm, err);
+    free(y);
+    free(a);
+    free(val);
+    free(ci);
+    colidx_free(&ix);
+    bl_lp_free(&lp);
+    return rc;
 }
 
 /* ---- the run ------------------------------------------------------------- */
@@ -471,6 +675,7 @@ static void sb_free(sb *b)
     free(b->mr.view);
     free(b->mr.cell);
     free(b->mr.coef);
+    free(b->pidle);
     for (size_t v = 0; b->learner && v < b->tr.nviews; v++)
         if (b->learner[v])
             b->wo->destroy(b->learner[v]);
@@ -539,7 +744,7 @@ static void final_metrics(sb *b, bl_metrics *met)
 static void carry_cuts(sb *b, const bl_sb_model *mo)
 {
     size_t m = b->tr.m, lb = b->tr.lbytes, om = mo->cut_m;
-    if (!b->keep_cuts || !mo->ncut || mo->cut_lbytes != lb || mo->drop >= om)
+    if (!b->keep_cuts || b->pairs || !mo->ncut || mo->cut_lbytes != lb || mo->drop >= om)
         return;
     for (size_t k = 0; k < mo->ncut; k++) {
         unsigned char *rec = bl_xcalloc(m * lb + m, 1);
@@ -688,7 +893,8 @@ static int sb_run(const bl_method_cfg *cfg, const bl_dataset *train, const bl_da
     b.no_polish = !do_polish;
     b.keep_cuts = model != NULL;
     b.wo = a->weak.plugin->ops;
-    if (a->master_dual)
+    b.pairs = a->master_dual == BL_MASTER_PAIRS && !a->mslack;
+    if (a->master_dual == BL_MASTER_DUAL)
         bl_lp_init_transposed(&b.lp);
     else
         bl_lp_init(&b.lp);
@@ -735,6 +941,9 @@ static int sb_run(const bl_method_cfg *cfg, const bl_dataset *train, const bl_da
         if (a->mslack) {
             bl_cut_free(&c0);
             rc = mslack_rows(&b, err);
+        } else if (b.pairs) {
+            bl_cut_free(&c0);
+            pairs_init(&b);
         } else {
             bl_lp_add_col(&b.lp, a->C, NULL); /* xi */
             add_cut(&b, &c0, cut_record(&b, 1));
@@ -849,6 +1058,17 @@ static int sb_run(const bl_method_cfg *cfg, const bl_dataset *train, const bl_da
         }
         double t2 = bl_seconds();
         record(&b, cv, f, edge, iters, t1 - t0, t2 - t1 + polish, t2);
+        if (a->check_mslack && (t + 1) % a->check_mslack == 0 && !a->mslack) {
+            /* outside the timed part: a check of the master, not the method */
+            double fm = 0.0;
+            if (mslack_optimum(&b, &fm, err) < 0) {
+                rc = -1;
+                break;
+            }
+            fprintf(stderr, "structboost check_mslack: iteration %d, %zu columns: objective "
+                    "%.10g, m-slack LP over the same columns %.10g, relative difference "
+                    "%.3g\n", t + 1, b.ncol, f, fm, (f - fm) / fabs(fm));
+        }
         polish = 0.0;
         last_f = f;
         if (cfg->on_iter)

@@ -133,7 +133,13 @@ printf 'recipe = ssvm\nformulation = m-slack\n' |
 printf 'recipe = adaboost-mh\nmaster = dual\n' |
   bad dualboost "7: \[algorithm a\] master = dual is an option of StructBoost's master LP; method boost has none"
 printf 'recipe = structboost-stump\nmaster = simplex\n' |
-  bad master "7: \[algorithm a\] master: expected primal or dual, got 'simplex'"
+  bad master "7: \[algorithm a\] master: expected primal, dual or pairs, got 'simplex'"
+printf 'recipe = structboost-stump\nformulation = m-slack\nmaster = pairs\n' |
+  bad pairsm "8: \[algorithm a\] master = pairs is a 1-slack master"
+printf 'recipe = structboost-stump\nformulation = m-slack\ncheck_mslack = 5\n' |
+  bad checkm "8: \[algorithm a\] check_mslack compares a 1-slack master with the m-slack LP"
+printf 'recipe = ssvm\ncheck_mslack = 5\n' |
+  bad checkssvm "7: \[algorithm a\] check_mslack = 5 is an option of StructBoost's master LP; method ssvm has none"
 printf 'recipe = ssvm\nweak = stump\n' |
   bad weakssvm "5: \[algorithm a\] method ssvm does not use a weak learner \(remove 'weak = \.\.\.'\)"
 printf 'recipe = structboost-stump\ntask = auc\ntask.nosuch = 1\n' |
@@ -142,6 +148,34 @@ printf 'recipe = ova-svm\ntask = auc\n' |
   bad ovaauc "5: \[algorithm a\] method ova-svm needs a task whose labels are classes"
 printf 'recipe = structboost-stump\nformulation = 2-slack\n' |
   bad formulation "7: \[algorithm a\] formulation: expected 1-slack or m-slack, got '2-slack'"
+
+# master = pairs (issue 32): check_mslack solves the m-slack LP over the run's
+# columns every 4 iterations; with a tight eps_cp the objectives agree, on
+# the multi-class and the hierarchy task
+{ sed '/^\[algorithm/,$d' "$TMP/exp/sb.ini" # the same data
+  cat <<INI
+[algorithm p]
+recipe = structboost-stump
+master = pairs
+eps_cp = 1e-9
+check_mslack = 4
+skip_data = sat
+[algorithm ph]
+recipe = structboost-stump
+task = hierarchy
+task.taxonomy = sat.taxonomy
+master = pairs
+eps_cp = 1e-9
+check_mslack = 4
+skip_data = wine
+INI
+} >"$TMP/exp/pairs.ini"
+"$BL" run --quiet --jobs 1 --output "$TMP/pairs" "$TMP/exp/pairs.ini" >/dev/null 2>"$TMP/ep" ||
+  fail "pairs master: $(cat "$TMP/ep")"
+[[ $(grep -c '^structboost check_mslack: iteration [48], ' "$TMP/ep") == 4 ]] ||
+  fail "pairs master: expected 4 checks: $(cat "$TMP/ep")"
+awk '/check_mslack/ { d = $NF; if (d < 0) d = -d; if (d > 1e-9) bad = 1 } END { exit bad }' \
+  "$TMP/ep" || fail "pairs master: the m-slack LP's optimum differs: $(grep check "$TMP/ep")"
 
 # a taxonomy naming a class the data does not have: the taxonomy's file
 # and line, once prefixed, and the run fails

@@ -488,15 +488,21 @@ Test(structured, theorem21_auc, .timeout = 60)
     td_free(&t);
 }
 
-Test(structured, theorem21_hierarchy, .timeout = 60)
+/* A 4-leaf taxonomy (tree loss up to 2) in a temporary file named path
+ * (a "/tmp/bl-sbtax-XXXXXX" buffer). */
+static void taxonomy4(char *path)
 {
-    /* the tree loss (up to 2) over a 4-leaf taxonomy */
-    char path[] = "/tmp/bl-sbtax-XXXXXX";
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
     FILE *f = fdopen(fd, "w");
     fputs("root: ab, cd\nab: a, b\ncd: c, d\n", f);
     fclose(f);
+}
+
+Test(structured, theorem21_hierarchy, .timeout = 60)
+{
+    char path[] = "/tmp/bl-sbtax-XXXXXX";
+    taxonomy4(path);
     tdata t;
     td_clusters(&t, 32, 3, 4, 0.9, 9);
     bl_algo_spec a1, am;
@@ -531,6 +537,61 @@ Test(structured, theorem21_hierarchy, .timeout = 60)
     bl_metrics_free(&mm);
     bl_algo_free(&a1);
     bl_algo_free(&am);
+    td_free(&t);
+    unlink(path);
+}
+
+/* Issue 32: every 1-slack master (cutting planes on the primal LP or on
+ * GLPK's dual, and the pairs master that keeps the cuts disaggregated)
+ * reaches the m-slack LP's optimum to 1e-6 relative when its own tolerance
+ * is tight, on the multi-class and hierarchy tasks, and the pairs master
+ * keeps the same working-set semantics (no cuts handed to a model). */
+static void same_optimum(const bl_dataset *ds, const char *task, const char *tax)
+{
+    const char *master[] = {"primal", "dual", "pairs"};
+    double f[4];
+    for (int k = 0; k < 4; k++) {
+        const char *kv[] = {"method", "structboost", "task", task, "weak", "stump", "C", "10",
+                            "eps_cp", "1e-9", "eps_cg", "1e-9",
+                            "formulation", k < 3 ? "1-slack" : "m-slack",
+                            k < 3 ? "master" : "eps_cg", k < 3 ? master[k] : "1e-9",
+                            tax ? "task.taxonomy" : NULL, tax, NULL};
+        bl_algo_spec a;
+        algo(&a, kv);
+        cr_assert_eq(a.master_dual, k < 3 ? k : 0);
+        bl_curve cv;
+        bl_metrics met;
+        run(&a, 400, ds, NULL, &cv, &met);
+        cr_assert_eq(cv.stop, BL_STOP_DUAL, "%s, %s: no convergence in %zu iterations", task,
+                     k < 3 ? master[k] : "m-slack", cv.n);
+        f[k] = final_f(&cv);
+        cr_assert_gt(f[k], 1.0, "a degenerate problem (f = %g) proves nothing", f[k]);
+        assert_monotone(&cv, &a, k < 3 ? master[k] : "m-slack");
+        bl_curve_free(&cv);
+        bl_metrics_free(&met);
+        bl_algo_free(&a);
+    }
+    for (int k = 0; k < 3; k++)
+        cr_assert(fabs(f[k] - f[3]) <= 1e-6 * f[3],
+                  "%s: 1-slack master = %s reaches %.12g, the m-slack LP %.12g (relative %.2g)",
+                  task, master[k], f[k], f[3], (f[k] - f[3]) / f[3]);
+}
+
+Test(structured, masters_same_optimum_multiclass, .timeout = 120)
+{
+    tdata t;
+    td_clusters(&t, 36, 3, 3, 1.5, 3);
+    same_optimum(&t.ds, "multiclass", NULL);
+    td_free(&t);
+}
+
+Test(structured, masters_same_optimum_hierarchy, .timeout = 120)
+{
+    char path[] = "/tmp/bl-sbtax-XXXXXX";
+    taxonomy4(path);
+    tdata t;
+    td_clusters(&t, 32, 3, 4, 0.9, 9);
+    same_optimum(&t.ds, "hierarchy", path);
     td_free(&t);
     unlink(path);
 }

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# StructBoost's 1-slack master against the m-slack LP (issue 32), one thread:
+# recipe structboost-stump (multi-class task, stumps, C = 100) with the
+# 1-slack master (master = pairs by default; --master primal or dual for
+# the classic cutting planes) and with formulation = m-slack, on the same
+# split of glass, vowel, satimage (300 per class), pendigits (a 2000-row
+# sample: 200 per class of its training file) and letter (200 per class,
+# 5200 rows, 26 classes), 200 iterations, and glass at 500.  75/25 splits.
+#
+#   bench/structboost-master.sh [--eps LIST] [--master M] [--data LIST] [--check N]
+#                               [--out DIR]
+#
+# Prints one markdown row per data set and eps_cp: the training time of
+# each run (weak learner + master + bookkeeping, summed over iterations, as
+# the results store records it), their ratio, the master's own seconds, the
+# relative difference of the final objectives (each run picks its own
+# columns, so this is not a test of the master), and the check that is:
+# check_mslack = 50 solves the m-slack LP from scratch over the 1-slack
+# run's columns at every 50th iteration (outside the timed part), and the
+# largest |relative difference| of the objectives is printed (--check N:
+# every N iterations instead, 0: no check; on letter one from-scratch
+# m-slack solve takes minutes).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BL=${BL:-$ROOT/boostlab}
+EPS=0.01 MASTER=pairs DATA=glass,vowel,satimage,pendigits,letter,glass500 OUT= CHECK=50
+usage() { sed -n '2,23s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --eps) [[ $# -ge 2 ]] || usage; EPS=$2; shift 2 ;;
+    --master) [[ $# -ge 2 ]] || usage; MASTER=$2; shift 2 ;;
+    --data) [[ $# -ge 2 ]] || usage; DATA=$2; shift 2 ;;
+    --check) [[ $# -ge 2 ]] || usage; CHECK=$2; shift 2 ;;
+    --out) [[ $# -ge 2 ]] || usage; OUT=$2; shift 2 ;;
+    *) usage ;;
+  esac
+done
+[[ -x $BL ]] || { echo "$0: $BL is not built (make)" >&2; exit 1; }
+if [[ -n $OUT ]]; then
+  mkdir -p "$OUT"; TMP=$(cd "$OUT" && pwd)
+else
+  TMP=$(mktemp -d /tmp/bl-sbmaster-XXXXXX)
+  trap '[[ -n $TMP && -d $TMP ]] && rm -rf "$TMP"' EXIT
+fi
+export OMP_NUM_THREADS=1
+
+data_keys() { # the [data] keys of a set
+  case $1 in
+    glass | glass500) printf 'file = %s/data/glass.csv\nclasses = %s/data/glass.classes\nsplit = ratio\n' "$ROOT" "$ROOT" ;;
+    vowel) printf 'file = %s/data/vowel.csv\nclasses = %s/data/vowel.classes\nsplit = ratio\n' "$ROOT" "$ROOT" ;;
+    satimage) printf 'file = %s/data/satimage.csv\nclasses = %s/data/satimage.classes\nsplit = per-class\nper_class = 300\n' "$ROOT" "$ROOT" ;;
+    pendigits) printf 'file = %s/data/pendigits.train.csv\nclasses = %s/data/pendigits.classes\nsplit = per-class\nper_class = 200\n' "$ROOT" "$ROOT" ;;
+    letter) printf 'file = %s/data/letter.csv\nclasses = %s/data/letter.classes\nsplit = per-class\nper_class = 200\n' "$ROOT" "$ROOT" ;;
+    *) echo "$0: unknown data set $1" >&2; exit 2 ;;
+  esac
+  printf 'test_ratio = 0.25\n'
+}
+
+printf '| data | iterations | eps_cp | 1-slack s | m-slack s | ratio 1/m | 1-slack master s | m-slack master s | final objective rel. diff. | same columns, every %sth: max rel. diff. |\n' "$CHECK"
+printf '|---|---|---|---|---|---|---|---|---|---|\n'
+IFS=, read -ra sets <<<"$DATA"
+IFS=, read -ra epss <<<"$EPS"
+for e in "${epss[@]}"; do
+  for d in "${sets[@]}"; do
+    it=200; name=$d
+    [[ $d == glass500 ]] && it=500 name=glass
+    ini=$TMP/$d-$e.ini
+    {
+      printf '[experiment]\nname = sbmaster\nrepeats = 1\niterations = %s\nthreads = 1\noutput = %s/out-%s-%s\n\n' "$it" "$TMP" "$d" "$e"
+      printf '[data %s]\n' "$name"; data_keys "$d"
+      printf '\n[algorithm one]\nrecipe = structboost-stump\nmaster = %s\neps_cp = %s\ncheck_mslack = %s\n' "$MASTER" "$e" "$CHECK"
+      printf '\n[algorithm m]\nrecipe = structboost-stump\nformulation = m-slack\n'
+    } >"$ini"
+    "$BL" run --jobs 1 "$ini" >"$TMP/$d-$e.out" 2>"$TMP/$d-$e.log" ||
+      { echo "$0: $d failed:" >&2; tail -n 5 "$TMP/$d-$e.log" >&2; exit 1; }
+    "$BL" results -c -f csv "$TMP/out-$d-$e" >"$TMP/$d-$e.csv"
+    python3 - "$TMP/$d-$e.csv" "$TMP/$d-$e.log" "$d" "$it" "$e" <<'EOF'
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+t, tc, f = {}, {}, {}
+for r in rows:
+    a = r["algo"]
+    t[a] = t.get(a, 0.0) + float(r["t_weak"]) + float(r["t_coef"]) + float(r["t_book"])
+    tc[a] = tc.get(a, 0.0) + float(r["t_coef"])
+    f[a] = float(r["train_loss"])  # rows come in iteration order
+chk = [abs(float(x)) for x in re.findall(r"relative difference (\S+)", open(sys.argv[2]).read())]
+print("| %s | %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2e | %s |" % (
+    sys.argv[3], sys.argv[4], sys.argv[5], t["one"], t["m"], t["one"] / t["m"], tc["one"], tc["m"],
+    (f["one"] - f["m"]) / f["m"], "%.1e (%d checks)" % (max(chk), len(chk)) if chk else "-"))
+EOF
+  done
+done
