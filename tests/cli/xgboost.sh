@@ -5,10 +5,11 @@
 # summary and report show XGBoost with the Friedman and Wilcoxon tests and
 # the paired tests over splits; the same seed gives the same curves bit for
 # bit, with 1 or 2 threads; a run killed with SIGKILL mid-grid resumes and
-# computes only the runs it lacked; bad xgb.* keys are refused with
-# FILE:LINE and a non-zero exit, before anything runs; `boostlab train`
-# refuses the method.  In a build without XGBoost only the refusal of the
-# method (naming the Debian package) is checked, and the test is skipped.
+# computes only the runs it lacked; cv.xgb.* chooses a key by
+# cross-validation; bad xgb.* keys are refused with FILE:LINE and a non-zero
+# exit, before anything runs; `boostlab train` refuses the method.  In a
+# build without XGBoost only the refusal of the method (naming the Debian
+# package) is checked, and the test is skipped.
 . "$(dirname "$0")/lib.sh"
 
 cat >"$TMP/x.ini" <<INI
@@ -120,6 +121,12 @@ for r in csv.DictReader(sys.stdin):
 "$BL" results --format csv --curves --algorithm 'xgb*' "$OUT" |
   awk -F, 'NR > 1 { n[$2 "/" $4 "/" $7]++ } END { for (r in n) if (n[r] != 50) { print r, n[r]; bad = 1 } exit bad }' >"$TMP/short" ||
   fail "XGBoost runs with a partial curve: $(head -3 "$TMP/short")"
+
+# ---- an xgb.* key chosen by cross-validation, as any key -----------------
+printf '[experiment]\niterations = 10\n[data iris]\nfile = %s/data/iris.csv\n[algorithm x]\nrecipe = xgboost-hist\ncv.xgb.eta = {0.01, 0.3}\ncv_folds = 2\n' \
+  "$SRC" >"$TMP/cv.ini"
+"$BL" run --quiet -o "$TMP/cv" "$TMP/cv.ini" >/dev/null 2>"$TMP/err" || fail "CV run: $(cat "$TMP/err")"
+"$BL" results --format json "$TMP/cv" | grep -q 'cv_chosen = xgb.eta=0' || fail "no xgb.eta chosen by CV"
 
 # ---- bad keys: FILE:LINE and a non-zero exit, before anything runs -------
 bad() { # LINE PATTERN KEY-LINES...: an [algorithm b] of these lines is refused
