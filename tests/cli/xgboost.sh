@@ -4,12 +4,13 @@
 # (one of 2 classes) runs, stores every round of XGBoost's curve, and its
 # summary and report show XGBoost with the Friedman and Wilcoxon tests and
 # the paired tests over splits; the same seed gives the same curves bit for
-# bit, with 1 or 2 threads; a run killed with SIGKILL mid-grid resumes and
-# computes only the runs it lacked; cv.xgb.* chooses a key by
-# cross-validation; bad xgb.* keys are refused with FILE:LINE and a non-zero
-# exit, before anything runs; `boostlab train` refuses the method.  In a
-# build without XGBoost only the refusal of the method (naming the Debian
-# package) is checked, and the test is skipped.
+# bit, with 1 or 2 threads, and every round's test error is the one
+# XGBoost's Python package gives (when installed); a run killed with SIGKILL
+# mid-grid resumes and computes only the runs it lacked; cv.xgb.* chooses a
+# key by cross-validation; bad xgb.* keys are refused with FILE:LINE and a
+# non-zero exit, before anything runs; `boostlab train` refuses the method.
+# In a build without XGBoost only the refusal of the method (naming the
+# Debian package) is checked, and the test is skipped.
 . "$(dirname "$0")/lib.sh"
 
 cat >"$TMP/x.ini" <<INI
@@ -94,7 +95,7 @@ stored() {
   [[ -f $OUT/results.sqlite ]] || { echo 0; return; }
   "$BL" results --format csv "$OUT" 2>/dev/null | awk 'END { print NR - 1 }'
 }
-"$BL" run --quiet --jobs 2 --threads 1 -o "$OUT" "$TMP/long.ini" >/dev/null 2>&1 &
+"$BL" run --quiet --jobs 2 --threads 1 -o "$OUT" "$TMP/long.ini" >/dev/null 2>"$TMP/killed.err" &
 pid=$!
 # a bound, not a timing: the loop ends once 12 runs are stored
 for _ in $(seq 3000); do
@@ -109,7 +110,8 @@ for r in csv.DictReader(sys.stdin):
     print(r["data"], r["algo"], r["rep"], r["finished"])' | sort >"$TMP/before"
 kept=$(wc -l <"$TMP/before")
 ((kept > 0 && kept < 72)) || fail "the kill did not land mid-grid ($kept of 72 runs stored)"
-grep -q " xgb" "$TMP/before" || fail "no XGBoost run was stored before the kill"
+grep -q " xgb" "$TMP/before" ||
+  fail "no XGBoost run was stored before the kill: $(head -n 4 "$TMP/before"; tail -c 600 "$TMP/killed.err")"
 "$BL" run --jobs 2 --threads 1 -o "$OUT" "$TMP/long.ini" >/dev/null 2>"$TMP/err" || fail "rerun: $(cat "$TMP/err")"
 grep -q "$kept already in the store" "$TMP/err" || fail "the rerun did not skip the $kept stored runs: $(head -2 "$TMP/err")"
 "$BL" results --format csv "$OUT" | python3 -c '
@@ -121,6 +123,23 @@ for r in csv.DictReader(sys.stdin):
 "$BL" results --format csv --curves --algorithm 'xgb*' "$OUT" |
   awk -F, 'NR > 1 { n[$2 "/" $4 "/" $7]++ } END { for (r in n) if (n[r] != 50) { print r, n[r]; bad = 1 } exit bad }' >"$TMP/short" ||
   fail "XGBoost runs with a partial curve: $(head -3 "$TMP/short")"
+
+# ---- every round's test error as XGBoost's Python package gives it --------
+# (bench/xgb_peer.py: the same settings, its own data matrices and metric;
+# skipped where python3-xgboost is not installed)
+if /usr/bin/python3 -c 'import xgboost, numpy' 2>/dev/null; then
+  printf '[experiment]\niterations = 10\nthreads = 1\n[data pendigits]\nfile = %s\ntest_file = %s\n[algorithm x]\nrecipe = xgboost-hist\n' \
+    "$SRC/data/pendigits.train.csv" "$SRC/data/pendigits.test.csv" >"$TMP/peer.ini"
+  "$BL" run --quiet -o "$TMP/peer" "$TMP/peer.ini" >/dev/null 2>"$TMP/err" || fail "peer run: $(cat "$TMP/err")"
+  /usr/bin/python3 "$SRC/bench/xgb_peer.py" --csv "$SRC/data/pendigits.train.csv" "$SRC/data/pendigits.test.csv" \
+    --rounds 10 --threads 1 --curve "$TMP/peer.csv" >/dev/null 2>"$TMP/err" || fail "xgb_peer.py: $(cat "$TMP/err")"
+  "$BL" results --format csv --curves "$TMP/peer" | python3 -c '
+import csv, sys
+ours = [round(float(r["test_err"]) * 3498) for r in csv.DictReader(sys.stdin)]
+peer = [round(float(r["test_err"]) * 3498) for r in csv.DictReader(open(sys.argv[1]))]
+sys.exit(0 if len(ours) == 10 and ours == peer else "test errors %s, XGBoost from Python %s" % (ours, peer))
+' "$TMP/peer.csv" || fail "XGBoost's test errors differ from its Python package's"
+fi
 
 # ---- an xgb.* key chosen by cross-validation, as any key -----------------
 printf '[experiment]\niterations = 10\n[data iris]\nfile = %s/data/iris.csv\n[algorithm x]\nrecipe = xgboost-hist\ncv.xgb.eta = {0.01, 0.3}\ncv_folds = 2\n' \
