@@ -2,11 +2,9 @@
 /* Method xgboost: XGBoost's C API driven round by round (see xgboost.h). */
 #include "xgboost.h"
 
-#include "../../config.h"
-
 #include <string.h>
 
-#ifdef HAVE_XGBOOST
+#ifdef HAVE_XGBOOST /* configure's XGBOOST_CFLAGS */
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>

@@ -11,8 +11,7 @@
 #include "../plugin/params.h"
 #include "../util/fsutil.h"
 
-#include "../../config.h"
-#ifdef HAVE_XGBOOST
+#ifdef HAVE_XGBOOST /* configure's XGBOOST_CFLAGS */
 #include <xgboost/c_api.h>
 const int bl_have_xgboost = 1;
 #else
