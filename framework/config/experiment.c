@@ -1317,8 +1317,9 @@ static void write_params(FILE *f, const char *role, const bl_paramset *ps)
         fprintf(f, "%s.%s = %s\n", role, ps->plugin->params[j].name, ps->text[j]);
 }
 
-/* The cv.* lines and the folds; the CV budget only for methods that
- * iterate (the others never wrote it, and their hashes stay). */
+/* The cv.* lines and the folds, and the CV budget where the text has
+ * always held it (boost; xgboost, new): the structured methods and svm
+ * never wrote it, and the hashes of their stored runs stay. */
 static void write_cv(const bl_algo_spec *a, FILE *f, int iterates)
 {
     if (!a->ncv)
