@@ -91,9 +91,11 @@ cmp -s "$TMP/a" "$TMP/b" || fail "the same seed gave other curves: $(diff "$TMP/
 # ---- SIGKILL mid-grid, then the rerun computes only what is missing -------
 sed 's/^repeats = 3/repeats = 8/; s/^iterations = 20/iterations = 50/' "$TMP/x.ini" >"$TMP/long.ini"
 OUT=$TMP/killed
-stored() {
-  [[ -f $OUT/results.sqlite ]] || { echo 0; return; }
-  "$BL" results --format csv "$OUT" 2>/dev/null | awk 'END { print NR - 1 }'
+stored() { # runs the store holds now: CSV records (a run's params span lines), 0 if unreadable
+  local n
+  n=$("$BL" results --format csv "$OUT" 2>/dev/null |
+    python3 -c 'import csv, sys; print(sum(1 for _ in csv.DictReader(sys.stdin)))' 2>/dev/null)
+  [[ $n =~ ^[0-9]+$ ]] && echo "$n" || echo 0
 }
 "$BL" run --quiet --jobs 2 --threads 1 -o "$OUT" "$TMP/long.ini" >/dev/null 2>"$TMP/killed.err" &
 pid=$!
