@@ -12,7 +12,8 @@
 #                       experiment of experiments/, e.g. to hold a results
 #                       page's runs to the old build's bit for bit)
 #
-# The workload is tests/curves/recipes.ini (every recipe of configs/ on
+# The workload is tests/curves/recipes.ini (every recipe of configs/ but
+# XGBoost's, see tests/cli/curves.sh, on
 # iris, glass and sonar, 20 iterations, one thread) plus the two CRF
 # recipes on six constructed images.  Each run gives one line with its
 # split seed, stop reason, iterations, trees and final figures, then one line per iteration (train loss, train and

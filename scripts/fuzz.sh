@@ -51,13 +51,14 @@ fi
 
 # ---- build ---------------------------------------------------------------
 # Framework sources the readers need (not the CLI, the engine's training
-# loop or the reports); OpenMP is left out: the readers do not use it.
+# loop or the reports); OpenMP is left out: the readers do not use it, and so
+# is XGBoost (xgbparam.c built without it refuses method = xgboost).
 CORE_SRC=(framework/util/error.c framework/util/fsutil.c framework/util/textio.c
   framework/util/rng.c
   framework/data/dataset.c framework/data/csv.c framework/data/libsvm.c
   framework/data/idx.c framework/data/split.c
   framework/config/ini.c framework/config/experiment.c framework/config/recipes.c
-  framework/config/sweep.c
+  framework/config/sweep.c framework/config/xgbparam.c
   framework/plugin/loader.c framework/plugin/params.c
   framework/engine/model.c framework/engine/project.c framework/engine/objective.c
   framework/engine/param.c)

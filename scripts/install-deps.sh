@@ -15,6 +15,7 @@ PACKAGES=(
   libglpk-dev       # StructBoost's master linear programs
   liblinear-dev     # linear SVM baselines (ova-svm, method svm)
   libsvm-dev        # kernel SVM baselines (method svm: one-vs-one, kernels)
+  libxgboost-dev    # optional: method xgboost (XGBoost's C API) in experiments
   libpng-dev libjpeg-dev  # vision tasks: image files
   libvlfeat-dev     # vision tasks: HOG, LBP, SLIC super-pixels
   libmaxflow-dev g++  # CRF segmentation: Boykov-Kolmogorov graph cuts (C++)

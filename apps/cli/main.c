@@ -5,6 +5,7 @@
 
 #include "../../config.h"
 #include "cli.h"
+#include "config/xgbparam.h"
 
 static void usage(FILE *f)
 {
@@ -51,13 +52,13 @@ int main(int argc, char **argv)
         return BL_EXIT_OK;
     }
     if (!strcmp(cmd, "--version")) {
-        printf("boostlab %s (plugin SDK %d.%d%s)\n", PACKAGE_VERSION, BL_SDK_MAJOR, BL_SDK_MINOR,
+        printf("boostlab %s (plugin SDK %d.%d%s%s)\n", PACKAGE_VERSION, BL_SDK_MAJOR, BL_SDK_MINOR,
 #ifdef HAVE_MPI
-               ", MPI"
+               ", MPI",
 #else
-               ""
+               "",
 #endif
-        );
+               bl_have_xgboost ? ", XGBoost" : "");
         return BL_EXIT_OK;
     }
     if (!strcmp(cmd, "run"))

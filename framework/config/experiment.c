@@ -128,7 +128,7 @@ static const char *algo_keys(void)
              "recipe, loss, weak, solver, coding, %s, iterations, loss.*, weak.*, solver.*, "
              "coding.*, cv.*, cv_folds, cv_iterations, skip_data, task, task.*, method, "
              "formulation, C, eps_cp, eps_cg, columns, master, check_mslack, nonneg_views, "
-             "projection, projection.*, scheme, kernel, gamma, scale",
+             "projection, projection.*, scheme, kernel, gamma, scale, xgb.*",
              bl_boost_key_names());
     return buf;
 }
@@ -200,6 +200,8 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
     if (!strncmp(key, "cv.", 3) || !strcmp(key, "cv_folds") || !strcmp(key, "cv_iterations"))
         return bl_errf(err, "'%s': cross-validation keys belong in an experiment's [algorithm] "
                        "section, not in a recipe", key);
+    if (!strncmp(key, "xgb.", 4)) /* method = xgboost: XGBoost's own keys */
+        return bl_xgb_param_set(&a->xgb, key + 4, value, err);
     if (dot) {
         char head[32];
         snprintf(head, sizeof head, "%.*s", (int)(dot - key), key);
@@ -238,8 +240,13 @@ int bl_algo_set(bl_algo_spec *a, const bl_registry *reg, const char *key, const 
         a->iterations = (int)it;
         return 0;
     }
-    if (!strcmp(key, "method"))
-        return parse_choice(value, bl_method_names, BL_NMETHODS, &a->method, err);
+    if (!strcmp(key, "method")) {
+        if (parse_choice(value, bl_method_names, BL_NMETHODS, &a->method, err) < 0)
+            return -1;
+        if (a->method == BL_METHOD_XGBOOST && !bl_have_xgboost)
+            return bl_errf(err, "%s", bl_xgb_missing);
+        return 0;
+    }
     if (!strcmp(key, "scheme"))
         return parse_choice(value, svm_scheme_names, 4, &a->svm_scheme, err);
     if (!strcmp(key, "kernel"))
@@ -556,6 +563,58 @@ static int check_svm(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
     return 0;
 }
 
+/* Keys of the boosting engine, the structured methods or method svm: the
+ * line of the first in s, or 0 when s sets none. */
+static int foreign_key_line(const bl_ini_section *s, const char **key)
+{
+    static const char *const keys[] = {"C", "eps_cp", "eps_cg", "columns", "nonneg_views",
+                                       "scheme", "kernel", "gamma", "scale"};
+    for (size_t j = 0; j < s->n; j++) {
+        int hit = bl_boost_key_find(s->e[j].key) != NULL;
+        for (size_t q = 0; q < sizeof keys / sizeof *keys; q++)
+            hit |= !strcmp(s->e[j].key, keys[q]);
+        if (hit) {
+            *key = s->e[j].key;
+            return s->e[j].line;
+        }
+    }
+    return 0;
+}
+
+/* method = xgboost (baselines/xgboost.h): XGBoost's trees on the data's
+ * classes, so no plugin and no key of the other methods; the xgb.* keys
+ * together as XGBoost takes them, tried before anything runs. */
+static int check_xgboost(const bl_algo_spec *a, const bl_ini *ini, const bl_ini_section *s,
+                         bl_error *err)
+{
+    const char *extra = a->task.plugin ? "task" : a->loss.plugin ? "loss"
+                      : a->weak.plugin ? "weak" : a->solver.plugin || a->solver_none ? "solver"
+                      : a->coding.plugin ? "coding" : a->projection.plugin ? "projection" : NULL;
+    if (extra)
+        return bl_errf(err, "%s:%d: [%s] method xgboost trains XGBoost's trees and uses no %s "
+                       "plugin (remove '%s = ...')", ini->path, key_line(s, extra), s->name,
+                       extra, extra);
+    const char *key;
+    int line = foreign_key_line(s, &key);
+    if (line)
+        return bl_errf(err, "%s:%d: [%s] %s is not a key of method xgboost, which takes "
+                       "XGBoost's own as xgb.NAME (e.g. xgb.eta, its shrinkage)", ini->path,
+                       line, s->name, key);
+    size_t bad;
+    bl_error why;
+    if (bl_xgb_params_try(&a->xgb, &bad, &why) == 0)
+        return 0;
+    if (bad == a->xgb.n)
+        return bl_errf(err, "%s:%d: [%s] the xgb.* keys: %s", ini->path, s->line, s->name,
+                       why.msg);
+    char k[64];
+    snprintf(k, sizeof k, "xgb.%s", a->xgb.name[bad]);
+    line = key_line(s, k);
+    return bl_errf(err, "%s:%d: [%s] %s = %s%s%s: %s", ini->path, line, s->name, k,
+                   a->xgb.value[bad], line == s->line && a->recipe ? ", set by recipe " : "",
+                   line == s->line && a->recipe ? a->recipe : "", why.msg);
+}
+
 static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
                            const bl_ini_section *s, const char *name, bl_error *err)
 {
@@ -596,6 +655,15 @@ static int load_plain_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini
         return bl_errf(err, "%s:%d: [%s] check_mslack compares a 1-slack master with the "
                        "m-slack LP; this algorithm is the m-slack LP", ini->path,
                        key_line(s, "check_mslack"), s->name);
+    if (a->xgb.n && a->method != BL_METHOD_XGBOOST) {
+        char k[64];
+        snprintf(k, sizeof k, "xgb.%s", a->xgb.name[0]);
+        return bl_errf(err, "%s:%d: [%s] %s is a key of method xgboost (this algorithm's method "
+                       "is %s)", ini->path, key_line(s, k), s->name, k,
+                       bl_method_names[a->method]);
+    }
+    if (a->method == BL_METHOD_XGBOOST)
+        return check_xgboost(a, ini, s, err);
     if (a->method == BL_METHOD_SVM)
         return check_svm(a, reg, ini, s, err);
     const char *svmkey = NULL;
@@ -1223,6 +1291,7 @@ void bl_algo_free(bl_algo_spec *a)
     free(a->cv_lines);
     free(a->skip_data);
     free(a->nonneg_views);
+    bl_xgb_params_free(&a->xgb);
     memset(a, 0, sizeof *a);
 }
 
@@ -1293,12 +1362,32 @@ static void write_params(FILE *f, const char *role, const bl_paramset *ps)
         fprintf(f, "%s.%s = %s\n", role, ps->plugin->params[j].name, ps->text[j]);
 }
 
+/* The cv.* lines and the folds, and the CV budget where the text has
+ * always held it (boost; xgboost, new): the structured methods and svm
+ * never wrote it, and the hashes of their stored runs stay. */
+static void write_cv(const bl_algo_spec *a, FILE *f, int iterates)
+{
+    if (!a->ncv)
+        return;
+    fputs(a->cv_lines, f);
+    fprintf(f, "cv_folds = %d\n", a->cv_folds);
+    if (iterates && a->cv_iterations)
+        fprintf(f, "cv_iterations = %d\n", a->cv_iterations);
+}
+
 void bl_algo_write(const bl_algo_spec *a, FILE *f)
 {
     /* structured keys are written only where used, so the keys (and the
      * hashes stored results are found by) of boosting runs are unchanged */
     if (a->method != BL_METHOD_BOOST) {
         fprintf(f, "method = %s\n", bl_method_names[a->method]);
+        if (a->method == BL_METHOD_XGBOOST) {
+            bl_xgb_params_write(&a->xgb, f);
+            if (a->iterations)
+                fprintf(f, "iterations = %d\n", a->iterations);
+            write_cv(a, f, 1);
+            return;
+        }
         if (a->method == BL_METHOD_SVM) {
             /* coding is written only when chosen: none means by k */
             fprintf(f, "scheme = %s\nkernel = %s\nscale = %s\nC = %.17g\n",
@@ -1308,10 +1397,7 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
                 fprintf(f, "gamma = %.17g\n", a->gamma);
             if (a->coding.plugin)
                 write_params(f, "coding", &a->coding);
-            if (a->ncv) {
-                fputs(a->cv_lines, f);
-                fprintf(f, "cv_folds = %d\n", a->cv_folds);
-            }
+            write_cv(a, f, 0);
             return;
         }
         write_params(f, "task", &a->task);
@@ -1333,10 +1419,7 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
             fprintf(f, "check_mslack = %d\n", a->check_mslack);
         if (a->iterations)
             fprintf(f, "iterations = %d\n", a->iterations);
-        if (a->ncv) {
-            fputs(a->cv_lines, f);
-            fprintf(f, "cv_folds = %d\n", a->cv_folds);
-        }
+        write_cv(a, f, 0);
         return;
     }
     if (a->task.plugin)
@@ -1356,12 +1439,7 @@ void bl_algo_write(const bl_algo_spec *a, FILE *f)
     }
     if (a->iterations)
         fprintf(f, "iterations = %d\n", a->iterations);
-    if (a->ncv) {
-        fputs(a->cv_lines, f);
-        fprintf(f, "cv_folds = %d\n", a->cv_folds);
-        if (a->cv_iterations)
-            fprintf(f, "cv_iterations = %d\n", a->cv_iterations);
-    }
+    write_cv(a, f, 1);
 }
 
 void bl_data_write(const bl_data_spec *d, FILE *f)

@@ -20,7 +20,7 @@
  *                           skip_data, task, task.P, method, formulation,
  *                           C, eps_cp, eps_cg, columns, master, check_mslack,
  *                           nonneg_views, projection, projection.P,
- *                           scheme, kernel, gamma, scale
+ *                           scheme, kernel, gamma, scale, xgb.P
  *
  * A recipe file configs/NAME.ini holds one [recipe] section with the
  * algorithm keys (but not `recipe`) plus `doc`.
@@ -40,6 +40,7 @@
 #include "../plugin/params.h"
 #include "../util/error.h"
 #include "methods.h"
+#include "xgbparam.h"
 
 typedef struct bl_data_spec {
     char *name;
@@ -115,6 +116,7 @@ typedef struct bl_algo_spec {
     int svm_scheme, svm_kernel, svm_scale;
     double gamma;               /* rbf: exp(-gamma |x - x'|^2)             */
     const struct bl_plugin *svm_exhaustive, *svm_dense;
+    bl_xgb_params xgb;          /* method = xgboost: its xgb.* keys       */
     char *nonneg_views;         /* ssvm: views whose weights are >= 0 (comma-
                                    separated names; NULL = none)          */
     char *skip_data;            /* comma-separated globs of data sets this

@@ -20,7 +20,8 @@
     X(STRUCTBOOST, "structboost", run_structboost, 0)  \
     X(SSVM,        "ssvm",        run_ssvm,        0)  \
     X(OVA_SVM,     "ova-svm",     run_ova_svm,     0)  \
-    X(SVM,         "svm",         run_svm,         0)
+    X(SVM,         "svm",         run_svm,         0)  \
+    X(XGBOOST,     "xgboost",     run_xgboost,     0)
 
 #define BL_METHOD_ID_(id, name, run, model) BL_METHOD_##id,
 enum { BL_METHOD_ROWS(BL_METHOD_ID_) BL_NMETHODS };

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../baselines/mcsvm.h"
+#include "../baselines/xgboost.h"
 #include "../engine/engine.h"
 #include "../structured/structured.h"
 #include "../util/fsutil.h"
@@ -97,6 +98,12 @@ static int run_ova_svm(const bl_method_cfg *mc, const bl_method_io *io, bl_error
 static int run_svm(const bl_method_cfg *mc, const bl_method_io *io, bl_error *err)
 {
     return bl_mcsvm(mc, io->train, io->test, io->curve, io->metrics, err);
+}
+
+/* XGBoost's trees (baselines/xgboost.h) on the data's classes. */
+static int run_xgboost(const bl_method_cfg *mc, const bl_method_io *io, bl_error *err)
+{
+    return bl_xgboost(mc, io->train, io->test, io->curve, err);
 }
 
 #define ROW_(id, name, run, model) [BL_METHOD_##id] = {name, run, model},
