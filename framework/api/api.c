@@ -39,7 +39,8 @@ enum { PROBA_NONE = 0, PROBA_SOFTMAX = 1, PROBA_KLOGIT = 2 };
 
 struct boostlab_problem {
     bl_dataset ds;          /* x borrowed (not freed) when borrowed is set */
-    int borrowed, has_y, uneven_w;
+    int borrowed, has_y;
+    double *w;              /* m example weights (a copy), or NULL */
 };
 
 struct boostlab_parameter {
@@ -253,9 +254,15 @@ static boostlab_problem *problem_new(size_t m, size_t d, const int *y, const dou
                         y[i]);
         top = y[i] > top ? y[i] : top;
     }
-    for (size_t i = 0; w && i < m; i++)
-        if (!isfinite(w[i]) || w[i] <= 0)
-            return fail(err, "weight of example %zu is %g: weights are positive", i, w[i]);
+    double wsum = 0;
+    for (size_t i = 0; w && i < m; i++) {
+        if (!isfinite(w[i]) || w[i] < 0)
+            return fail(err, "weight of example %zu is %g: weights are finite and "
+                        "non-negative", i, w[i]);
+        wsum += w[i];
+    }
+    if (w && !(wsum > 0))
+        return fail(err, "every example weight is 0: nothing to train on");
     boostlab_problem *p = bl_xcalloc(1, sizeof *p);
     p->ds.m = m;
     p->ds.d = d;
@@ -266,8 +273,10 @@ static boostlab_problem *problem_new(size_t m, size_t d, const int *y, const dou
     p->ds.k = (size_t)(top + 1);
     p->ds.class_names = numbered("", p->ds.k, 0);
     p->ds.feature_names = numbered("f", d, 1);
-    for (size_t i = 1; w && i < m; i++)
-        p->uneven_w |= w[i] != w[0];
+    if (w) {
+        p->w = bl_xmalloc(m * sizeof *p->w);
+        memcpy(p->w, w, m * sizeof *p->w);
+    }
     return p;
 }
 
@@ -428,6 +437,7 @@ void boostlab_problem_free(boostlab_problem *p)
     if (p->borrowed)
         p->ds.x = NULL;
     bl_dataset_free(&p->ds);
+    free(p->w);
     free(p);
 }
 
@@ -581,14 +591,42 @@ static int default_threads(void)
 #endif
 }
 
+/* The rows to train on and their weights: examples of weight 0 are
+ * dropped (into *sub, so they do not shape the quantization bins either),
+ * and weights all equal train unweighted (*w = NULL), the same model as no
+ * weights.  Returns the data set to train on. */
+static const bl_dataset *weighed(const boostlab_problem *p, bl_dataset *sub, double **w,
+                                 bl_error *e)
+{
+    *w = NULL;
+    memset(sub, 0, sizeof *sub);
+    if (!p->w)
+        return &p->ds;
+    size_t m = p->ds.m, n = 0, *rows = bl_xmalloc(m * sizeof *rows);
+    double *kw = bl_xmalloc(m * sizeof *kw);
+    int uneven = 0;
+    for (size_t i = 0; i < m; i++)
+        if (p->w[i] > 0) {
+            kw[n] = p->w[i];
+            uneven |= kw[n] != kw[0];
+            rows[n++] = i;
+        }
+    const bl_dataset *ds = &p->ds;
+    if (n < m)
+        ds = bl_dataset_subset(&p->ds, rows, n, sub, e) < 0 ? NULL : sub;
+    free(rows);
+    if (uneven && ds)
+        *w = kw;
+    else
+        free(kw);
+    return ds;
+}
+
 boostlab_model *boostlab_train(const boostlab_problem *prob, const boostlab_parameter *param,
                                char *err)
 {
     if (!prob->has_y)
         return fail(err, "the problem has no labels to train on");
-    if (prob->uneven_w)
-        return fail(err, "example weights: the engine trains every example alike, so "
-                         "weights must be all equal (or absent)");
     const char *bad = boostlab_check_parameter((boostlab_parameter *)param);
     if (bad)
         return fail(err, "%s", bad);
@@ -598,24 +636,32 @@ boostlab_model *boostlab_train(const boostlab_problem *prob, const boostlab_para
     bl_curve cv;
     memset(&q, 0, sizeof q);
     memset(&cv, 0, sizeof cv);
-    if (bl_quantize(&prob->ds, param->max_bins, &q, &e) < 0) {
+    bl_dataset sub;
+    double *w;
+    const bl_dataset *ds = weighed(prob, &sub, &w, &e);
+    if (!ds || bl_quantize(ds, param->max_bins, &q, &e) < 0) {
         put(err, &e);
+        bl_dataset_free(&sub);
+        free(w);
         return NULL;
     }
     boostlab_model *mo = bl_xcalloc(1, sizeof *mo);
     struct bl_train tv;
-    bl_train_view(&prob->ds, &q, &tv);
+    bl_train_view(ds, &q, &tv);
     bl_model_init(&mo->mo, param->algo.weak.plugin, prob->ds.k, prob->ds.d,
                   prob->ds.class_names, prob->ds.feature_names);
     mo->mo.algorithm = boostlab_parameter_text(param);
     bl_boost_cfg cfg = bl_algo_boost_cfg(&param->algo, param->iterations, param->seed);
     cfg.max_bins = param->max_bins;
+    cfg.weights = w;
     int rc = bl_boost(&cfg, &tv, NULL, NULL, &mo->mo, &cv, &e);
     mo->iterations = cv.n;
     mo->train_err = cv.n ? cv.train_err[cv.n - 1] : cv.train_err0;
     mo->proba = proba_of(mo->mo.algorithm);
     bl_curve_free(&cv);
     bl_qview_free(&q);
+    bl_dataset_free(&sub);
+    free(w);
     if (rc < 0) {
         put(err, &e);
         boostlab_model_free(mo);

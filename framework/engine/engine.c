@@ -13,6 +13,7 @@
 #include "../util/clock.h"
 #include "../util/fsutil.h"
 #include "run.h"
+#include "weighted.h"
 
 void bl_curve_push(bl_curve *c)
 {
@@ -76,6 +77,21 @@ static void run_free(bl_run *r, size_t nterms)
     free(r->trout); free(r->touts); free(r->outdim);
 }
 
+/* Put the example weights into the run's loss (weighted.h); the margin
+ * learners' hinge targets have no per-example scale, so they refuse. */
+static int weigh(bl_run *r, const bl_boost_cfg *cfg, bl_error *err)
+{
+    if (r->wo->needs & BL_NEEDS_MARGINS)
+        return bl_errf(err, "example weights: weak learner %s trains on the loss's hinge "
+                       "targets, which a per-example weight cannot scale",
+                       cfg->weak->plugin->name);
+    void *w = bl_weighted_open(r->lo, r->loss, cfg->weights, r->tr->y, r->m, r->k, &r->lo, err);
+    if (!w)
+        return bl_errprefix(err, "loss %s", cfg->loss->plugin->name);
+    r->loss = w;
+    return 0;
+}
+
 /* Create the plugins and the chosen space's state, and the arrays the
  * phases share. */
 static int run_open(bl_run *r, const bl_boost_cfg *cfg, const struct bl_train *tr,
@@ -94,6 +110,8 @@ static int run_open(bl_run *r, const bl_boost_cfg *cfg, const struct bl_train *t
     r->tc = r->so && r->so->scope == BL_SOLVE_ALL;
     if (!(r->loss = r->lo->create(&bl_host_api, cfg->loss->v, msg)))
         return bl_errf(err, "loss %s: %s", cfg->loss->plugin->name, msg);
+    if (cfg->weights && weigh(r, cfg, err) < 0)
+        return -1;
     r->sp = space_of(cfg);
     if (r->sp->init(r, mo, err) < 0)
         return -1;

@@ -56,6 +56,10 @@ typedef struct bl_boost_cfg {
     void *user;
     int max_bins;   /* of views the engine quantizes itself (projected
                        inputs); 0 = 256 */
+    /* m example weights (non-negative, finite), or NULL: unweighted.  The
+     * loss becomes sum_i w_i l_i (weighted.h), so the curve's train loss
+     * is weighted; its train error stays the unweighted error rate. */
+    const double *weights;
 } bl_boost_cfg;
 
 /* Train on `train`; if Xtest is not NULL also track the test error on

@@ -34,9 +34,13 @@ typedef struct boostlab_problem boostlab_problem;
 
 /* Dense, row-major doubles: feature f of example i is x[i * d + f]; NaN is
  * a missing value, infinities are refused.  y: m class indices 0..k-1, or
- * NULL for data to predict.  w: m example weights, or NULL; the engine
- * trains unweighted, so weights other than all equal are refused (by
- * boostlab_train).  Everything is copied (into the engine's feature-major
+ * NULL for data to predict.  w: m example weights (finite, >= 0, not all
+ * 0; a bad one is refused naming its row), or NULL.  boostlab_train drops
+ * the examples of weight 0 (before the features are binned), trains the
+ * unweighted model when the rest are all equal, and else minimises
+ * sum_i w_i l_i (over sum_i w_i for a loss that averages, log sum_i w_i
+ * e^{l_i} for margin-exp); learners that train on hinge targets
+ * (hingeboost-oc's svm) refuse uneven weights.  Everything is copied (into the engine's feature-major
  * floats), so the arrays may be freed at once. */
 boostlab_problem *boostlab_problem_dense(size_t m, size_t d, const double *x, const int *y,
                                          const double *w, char *err);

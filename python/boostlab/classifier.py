@@ -10,7 +10,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from . import _lib
 from ._lib import lib
@@ -60,11 +60,14 @@ class _Handle:
             self.ptr = None
 
 
-def _problem(X, y=None):
-    """A library problem over X (and class indices y); the arrays it may
-    borrow are kept with the handle."""
+def _problem(X, y=None, w=None):
+    """A library problem over X (and class indices y, example weights w);
+    the arrays it may borrow are kept with the handle."""
     err = _lib.errbuf()
-    yp = None
+    yp = wp = None
+    if w is not None:
+        w = np.ascontiguousarray(w, dtype=np.float64)
+        wp = w.ctypes.data_as(_lib.c_dp)
     if y is not None:
         y = np.ascontiguousarray(y, dtype=np.intc)
         yp = y.ctypes.data_as(_lib.c_ip)
@@ -79,22 +82,23 @@ def _problem(X, y=None):
         p = lib.boostlab_problem_csr(X.shape[0], X.shape[1],
                                      indptr.ctypes.data_as(ctypes.POINTER(ctypes.c_int64)),
                                      indices.ctypes.data_as(ctypes.POINTER(ctypes.c_int32)),
-                                     data.ctypes.data_as(_lib.c_dp), yp, None, err)
+                                     data.ctypes.data_as(_lib.c_dp), yp, wp, err)
         keep = ()
     elif X.dtype == np.float32 and X.flags.f_contiguous:
         # the engine's own layout: borrowed, no copy
         p = lib.boostlab_problem_colmajor(X.shape[0], X.shape[1],
-                                          X.ctypes.data_as(_lib.c_fp), yp, None, err)
+                                          X.ctypes.data_as(_lib.c_fp), yp, wp, err)
         keep = (X,)
     else:
         # row-major doubles are read in place (the library converts them
         # to its feature-major floats while it copies)
         X = np.ascontiguousarray(X, dtype=np.float64)
         p = lib.boostlab_problem_dense(X.shape[0], X.shape[1],
-                                       X.ctypes.data_as(_lib.c_dp), yp, None, err)
+                                       X.ctypes.data_as(_lib.c_dp), yp, wp, err)
         keep = ()
     if not p:
-        raise ValueError("X: " + _lib.text(err))
+        msg = _lib.text(err)
+        raise ValueError(("sample_weight: " if "weight" in msg else "X: ") + msg)
     h = _Handle(p, lib.boostlab_problem_free)
     h.keep = keep
     return h
@@ -183,16 +187,22 @@ class Classifier(ClassifierMixin, BaseEstimator):
                           self._recipe_params())
 
     # ---- training ----------------------------------------------------------------
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
+        """Train on X, y; sample_weight (non-negative, not all 0) weighs
+        each example's loss term, and examples of weight 0 are left out
+        (docs/python.md says which recipes refuse uneven weights)."""
         X, y = self._validate_data(X, y, accept_sparse="csr", dtype=(np.float64, np.float32),
                                    force_all_finite="allow-nan")
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
+                                                 only_non_negative=True)
         check_classification_targets(y)
         classes, yi = np.unique(y, return_inverse=True)
         if len(classes) < 2:
             raise ValueError("y holds one class (%r); a classifier needs at least 2 classes" %
                              (classes[0],))
         param = self._param()
-        prob = _problem(X, yi)
+        prob = _problem(X, yi, sample_weight)
         err = _lib.errbuf()
         names = [str(c) for c in classes]
         if len(set(names)) == len(names) and all(n and "\n" not in n for n in names):

@@ -41,6 +41,29 @@ grep -q '^algorithm recipe = mine$' "$TMP/mine.model" || fail "the model does no
 expect_fail 1 "$TMP/none.ini: no such recipe file" -- \
   "$BL" train -q --data "$D/iris.csv" --recipe "$TMP/none.ini" --model "$TMP/x.model"
 
+# example weights (tests/cli/api_weights.c): integer weights train what the
+# rows repeated that often train (to 1e-9: a sum loss, a mean one whose
+# normaliser becomes sum w, and margin-exp's log-sum), weights all 2 and weight-0 rows train the
+# unweighted model and the model without those rows bit for bit, and bad
+# weights and a learner that cannot take them are refused by name
+"${CC:-cc}" -Wall -Wextra -Werror "${flags[@]}" -I"$SRC/include" "$SRC/tests/cli/api_weights.c" \
+  -L"$BUILD/.libs" -lboostlab -lm -Wl,-rpath,"$(cd "$BUILD/.libs" && pwd)" -o "$TMP/api_weights" \
+  2>"$TMP/cc.err" || fail "api_weights.c does not compile: $(head -c 600 "$TMP/cc.err")"
+"$TMP/api_weights" "$D/iris.csv" logitboost gradboost mcboost-exp >"$TMP/w.out" 2>"$TMP/w.err" ||
+  fail "api_weights exited $?: $(cat "$TMP/w.err")"
+for r in logitboost gradboost mcboost-exp; do
+  awk -v r="$r" '$1 == r && $2 == "repeat:" && $4 == "equal," && $NF + 0 < 1e-9 {ok = 1}
+                 END {exit !ok}' "$TMP/w.out" || fail "$r: weights differ from repeated rows: $(cat "$TMP/w.out")"
+  grep -q "^$r twos: identical$" "$TMP/w.out" || fail "$r: weights all 2 differ from none: $(cat "$TMP/w.out")"
+  grep -q "^$r zeros: identical " "$TMP/w.out" || fail "$r: weight-0 rows differ from dropped rows: $(cat "$TMP/w.out")"
+done
+grep -q '^hinge: example weights: weak learner svm trains on the loss.s hinge targets' "$TMP/w.out" ||
+  fail "hingeboost-oc took weights: $(cat "$TMP/w.out")"
+grep -q '^negative: weight of example 5 is -1: weights are finite and non-negative$' "$TMP/w.out" ||
+  fail "a negative weight was not refused by row: $(cat "$TMP/w.out")"
+grep -q '^nan: weight of example 5 is nan' "$TMP/w.out" || fail "a NaN weight was not refused: $(cat "$TMP/w.out")"
+grep -q '^zero: every example weight is 0' "$TMP/w.out" || fail "all-zero weights were not refused: $(cat "$TMP/w.out")"
+
 # only boostlab_* is exported
 if command -v nm >/dev/null; then
   nm -D --defined-only "$LIB" | awk '$2 ~ /^[TDBR]$/ {print $3}' | grep -v '^boostlab_' >"$TMP/extra"

@@ -147,6 +147,42 @@ class BadArguments(unittest.TestCase):
             boostlab.Classifier().set_params(_x=1)
 
 
+class SampleWeight(unittest.TestCase):
+    # two points, three examples each; the heavy example's label wins
+    X = np.array([[0.0]] * 3 + [[1.0]] * 3)
+    y = np.array([0, 0, 1, 1, 1, 0])
+    w = np.array([1, 1, 5, 1, 1, 5], dtype=float)
+
+    def test_weight_flips_predictions(self):
+        for recipe in ("aoso-logitboost", "logitboost", "gradboost", "mcboost-exp"):
+            clf = boostlab.Classifier(recipe=recipe, iterations=10, threads=1)
+            np.testing.assert_array_equal(clf.fit(self.X, self.y).predict([[0], [1]]), [0, 1],
+                                          err_msg=recipe)
+            np.testing.assert_array_equal(
+                clf.fit(self.X, self.y, sample_weight=self.w).predict([[0], [1]]), [1, 0],
+                err_msg=recipe)
+            # weights all 3 are no weights; weight 0 leaves the example out
+            ref = clf.fit(self.X, self.y).decision_function(self.X)
+            np.testing.assert_array_equal(
+                clf.fit(self.X, self.y, sample_weight=np.full(6, 3.0)).decision_function(self.X),
+                ref)
+            keep = [0, 1, 3, 4, 5]
+            ref = clf.fit(self.X[keep], self.y[keep]).decision_function(self.X)
+            np.testing.assert_array_equal(
+                clf.fit(self.X, self.y, sample_weight=[1, 1, 0, 1, 1, 1]).decision_function(
+                    self.X), ref)
+
+    def test_bad_weights_are_refused(self):
+        clf = boostlab.Classifier(iterations=3)
+        with self.assertRaisesRegex(ValueError, "[Nn]egative"):
+            clf.fit(self.X, self.y, sample_weight=[1, -1, 1, 1, 1, 1])
+        with self.assertRaisesRegex(ValueError, "sample_weight: every example weight is 0"):
+            clf.fit(self.X, self.y, sample_weight=np.zeros(6))
+        with self.assertRaisesRegex(ValueError, "hinge targets"):
+            boostlab.Classifier(recipe="hingeboost-oc", iterations=3).fit(self.X, self.y,
+                                                                          sample_weight=self.w)
+
+
 class Experiments(unittest.TestCase):
     def test_plugins_and_recipes(self):
         p = boostlab.plugins()
