@@ -40,8 +40,9 @@ typedef struct boostlab_problem boostlab_problem;
  * unweighted model when the rest are all equal, and else minimises
  * sum_i w_i l_i (over sum_i w_i for a loss that averages, log sum_i w_i
  * e^{l_i} for margin-exp); learners that train on hinge targets
- * (hingeboost-oc's svm) refuse uneven weights.  Everything is copied (into the engine's feature-major
- * floats), so the arrays may be freed at once. */
+ * (hingeboost-oc's svm) refuse uneven weights.  Everything is copied
+ * (into the engine's feature-major floats), so the arrays may be freed
+ * at once. */
 boostlab_problem *boostlab_problem_dense(size_t m, size_t d, const double *x, const int *y,
                                          const double *w, char *err);
 /* The same from the engine's own layout, feature-major floats
