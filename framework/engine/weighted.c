@@ -165,19 +165,18 @@ void *bl_weighted_open(const struct bl_loss_ops *inner, void *self, const double
         lse = hi + log(exp(lse - hi) + exp(li - hi));
     }
     free(F0);
-    int logsum = !(fabs(q - 1) <= 1e-9 || fabs(q * (double)m - 1) <= 1e-9) &&
-                 fabs(full - lse) <= 1e-9 * (1 + fabs(full));
+    int sum = fabs(q - 1) <= 1e-9, mean = !sum && fabs(q * (double)m - 1) <= 1e-9;
+    int logsum = !sum && !mean && fabs(full - lse) <= 1e-9 * (1 + fabs(full));
     if (logsum && inner->eval_coded) {
         bl_errf(err, "example weights: a log-sum loss in code space is not supported");
         return NULL;
     }
-    if (!logsum && !(fabs(q - 1) <= 1e-9 || fabs(q * (double)m - 1) <= 1e-9)) {
+    if (!sum && !mean && !logsum) {
         bl_errf(err, "example weights need a loss that sums, averages or log-sums over "
                 "examples, but this one does not (at F = 0 it is %g, its rows one by one "
                 "add up to %g)", full, rows);
         return NULL;
     }
-    int mean = !(fabs(q - 1) <= 1e-9);
     double sw = 0;
     for (size_t i = 0; i < m; i++)
         sw += w[i];
