@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "exec/pool.h"
 
 int cli_fail(const char *msg)
 {
@@ -21,19 +22,12 @@ int cli_usage(const char *cmd, const char *msg)
 
 int cli_env_threads(void)
 {
-    const char *s = getenv("OMP_NUM_THREADS");
-    if (!s || !*s)
-        return 0;
-    /* OpenMP reads "N" or a list "N,M,..." (one per nesting level) */
-    char *end;
-    errno = 0;
-    long n = strtol(s, &end, 10);
-    if (end == s || (*end && *end != ',') || errno || n < 1 || n > 1024) {
+    const char *bad;
+    int n = bl_env_threads(&bad);
+    if (bad)
         fprintf(stderr, "boostlab: warning: OMP_NUM_THREADS='%s' is not a thread count from 1 "
-                "to 1024; ignored\n", s);
-        return 0;
-    }
-    return (int)n;
+                "to 1024; ignored\n", bad);
+    return n;
 }
 
 int cli_registry(bl_registry *reg)

@@ -579,11 +579,9 @@ static int proba_of(const char *algorithm)
  * training in this process set (the thread count is process-wide). */
 static int default_threads(void)
 {
-    const char *s = getenv("OMP_NUM_THREADS");
-    char *end;
-    long n = s ? strtol(s, &end, 10) : 0;
-    if (s && end != s && (!*end || *end == ',') && n >= 1 && n <= 1024)
-        return (int)n;
+    int n = bl_env_threads(NULL);
+    if (n > 0)
+        return n;
 #ifdef _OPENMP
     return omp_get_num_procs();
 #else

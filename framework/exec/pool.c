@@ -21,6 +21,24 @@
 #include "../util/clock.h"
 #include "../util/fsutil.h"
 
+int bl_env_threads(const char **bad)
+{
+    const char *s = getenv("OMP_NUM_THREADS");
+    if (bad)
+        *bad = NULL;
+    if (!s || !*s)
+        return 0;
+    char *end;
+    errno = 0;
+    long n = strtol(s, &end, 10);
+    if (end == s || (*end && *end != ',') || errno || n < 1 || n > 1024) {
+        if (bad)
+            *bad = s;
+        return 0;
+    }
+    return (int)n;
+}
+
 void bl_set_threads(int n)
 {
 #ifdef _OPENMP

@@ -56,6 +56,12 @@ int bl_worker_serve(bl_endpoint *e, const bl_experiment *ex);
 int bl_pool_run_local(const bl_experiment *ex, const bl_job *jobs, size_t n, int workers,
                       int threads, const bl_pool_hooks *h, bl_error *err);
 
+/* The thread count OMP_NUM_THREADS asks for ("N" or OpenMP's list "N,M,...",
+ * whose first entry counts here), or 0 when it is unset or empty; when it
+ * is set but not a count from 1 to 1024, also 0, with *bad pointing at it
+ * (bad may be NULL). */
+int bl_env_threads(const char **bad);
+
 /* Set the number of threads plugins may use (0 = all cores). */
 void bl_set_threads(int n);
 
