@@ -354,45 +354,65 @@ static size_t dpsi_terms(sb *b, size_t i, const unsigned char *y)
     return n;
 }
 
-/* The pairs master's row of (example i, label y):
- *   xi_i + dpsi_i(y)^T w >= Delta(y_i, y),
- * into the pool and the LP (whose columns are the m slacks, then w). */
-static void pair_add(sb *b, const colidx *ix, size_t i, const unsigned char *y, double *a)
+/* Scratch for one row over the columns: its dense coefficients, then the
+ * sparse form the LP takes. */
+typedef struct rowbuf {
+    double *a, *val;
+    size_t *ci;
+} rowbuf;
+
+static void rowbuf_init(rowbuf *r, size_t ncol)
 {
-    size_t n = dpsi_terms(b, i, y), m = b->tr.m;
-    memset(a, 0, (b->ncol + 1) * sizeof *a);
-    for (size_t e = 0; e < n; e++) {
-        const struct bl_task_term *t = &b->sep.terms[e];
-        add_entry(b, ix, t->view, t->point, t->block, t->coef, a, 1);
-    }
-    mr_push(b, b->sep.terms, n);
-    size_t *ci = bl_xmalloc((b->ncol + 1) * sizeof *ci);
-    double *val = bl_xmalloc((b->ncol + 1) * sizeof *val);
-    size_t k = 0;
-    ci[k] = i;
-    val[k++] = 1.0;
-    for (size_t j = 0; j < b->ncol; j++)
-        if (a[j + 1] != 0.0) {
-            ci[k] = m + j;
-            val[k++] = a[j + 1];
-        }
-    bl_lp_add_row_sparse(&b->lp, ci, val, k, b->tr.ops->loss(b->tr.inst, i, y));
-    free(ci);
-    free(val);
+    r->a = bl_xmalloc((ncol + 1) * sizeof *r->a);
+    r->val = bl_xmalloc((ncol + 1) * sizeof *r->val);
+    r->ci = bl_xmalloc((ncol + 1) * sizeof *r->ci);
 }
 
-/* Pairs master: a row for every example whose hinge at the current model
- * (sep.h, labels sep.ybar) exceeds its slack x[i]: the 1-slack cut of this
- * round, kept disaggregated. */
+static void rowbuf_free(rowbuf *r)
+{
+    free(r->a);
+    free(r->val);
+    free(r->ci);
+}
+
+/* The row of (example i, label y),
+ *   xi_i + dpsi_i(y)^T w >= Delta(y_i, y),
+ * into lp, whose columns are the m slacks, then w; dpsi's terms stay in
+ * b->sep.terms.  Returns their number. */
+static size_t pair_row(sb *b, const colidx *ix, size_t i, const unsigned char *y, rowbuf *r,
+                       bl_lp *lp)
+{
+    size_t n = dpsi_terms(b, i, y), k = 0;
+    memset(r->a, 0, (b->ncol + 1) * sizeof *r->a);
+    for (size_t e = 0; e < n; e++) {
+        const struct bl_task_term *t = &b->sep.terms[e];
+        add_entry(b, ix, t->view, t->point, t->block, t->coef, r->a, 0);
+    }
+    r->ci[k] = i;
+    r->val[k++] = 1.0;
+    for (size_t j = 0; j < b->ncol; j++)
+        if (r->a[j] != 0.0) {
+            r->ci[k] = b->tr.m + j;
+            r->val[k++] = r->a[j];
+        }
+    bl_lp_add_row_sparse(lp, r->ci, r->val, k, b->tr.ops->loss(b->tr.inst, i, y));
+    return n;
+}
+
+/* Pairs master: a row, in the pool and the LP, for every example whose
+ * hinge at the current model (sep.h, labels sep.ybar) exceeds its slack
+ * x[i]: the 1-slack cut of this round, kept disaggregated. */
 static void pairs_add_violated(sb *b)
 {
     colidx ix;
     colidx_build(b, &ix);
-    double *a = bl_xmalloc((b->ncol + 1) * sizeof *a);
+    rowbuf r;
+    rowbuf_init(&r, b->ncol);
     for (size_t i = 0; i < b->tr.m; i++)
         if (b->sep.h[i] > b->x[i] + 1e-9 * (1.0 + b->sep.h[i]))
-            pair_add(b, &ix, i, b->sep.ybar + i * b->tr.lbytes, a);
-    free(a);
+            mr_push(b, b->sep.terms,
+                    pair_row(b, &ix, i, b->sep.ybar + i * b->tr.lbytes, &r, &b->lp));
+    rowbuf_free(&r);
     colidx_free(&ix);
 }
 
@@ -407,9 +427,12 @@ static void pairs_init(sb *b)
         bl_lp_add_col(&b->lp, b->a->C / (double)b->tr.m, NULL);
     colidx ix;
     colidx_build(b, &ix);
-    double a[1];
+    rowbuf r;
+    rowbuf_init(&r, b->ncol);
     for (size_t i = 0; i < b->tr.m; i++)
-        pair_add(b, &ix, i, b->sep.ybar + i * b->tr.lbytes, a);
+        mr_push(b, b->sep.terms,
+                pair_row(b, &ix, i, b->sep.ybar + i * b->tr.lbytes, &r, &b->lp));
+    rowbuf_free(&r);
     colidx_free(&ix);
 }
 
@@ -620,34 +643,18 @@ static int mslack_optimum(sb *b, double *fm, bl_error *err)
     colidx ix;
     colidx_build(b, &ix);
     unsigned char *y = bl_xmalloc(s->lbytes);
-    double *a = bl_xmalloc((b->ncol + 1) * sizeof *a), *val = bl_xmalloc((b->ncol + 1) *
-                                                                          sizeof *val);
-    size_t *ci = bl_xmalloc((b->ncol + 1) * sizeof *ci);
+    rowbuf r;
+    rowbuf_init(&r, b->ncol);
     for (size_t i = 0; i < m; i++) {
         size_t na = s->ops->alternatives(s->inst, i, 0, NULL);
         for (size_t t = 0; t < na; t++) {
             s->ops->alternatives(s->inst, i, t, y);
-            size_t n = dpsi_terms(b, i, y), k = 0;
-            memset(a, 0, (b->ncol + 1) * sizeof *a);
-            for (size_t e = 0; e < n; e++) {
-                const struct bl_task_term *tt = &b->sep.terms[e];
-                add_entry(b, &ix, tt->view, tt->point, tt->block, tt->coef, a, 0);
-            }
-            ci[k] = i;
-            val[k++] = 1.0;
-            for (size_t j = 0; j < b->ncol; j++)
-                if (a[j] != 0.0) {
-                    ci[k] = m + j;
-                    val[k++] = a[j];
-                }
-            bl_lp_add_row_sparse(&lp, ci, val, k, s->ops->loss(s->inst, i, y));
+            pair_row(b, &ix, i, y, &r, &lp);
         }
     }
     int rc = bl_lp_solve(&lp, NULL, NULL, fm, err);
     free(y);
-    free(a);
-    free(val);
-    free(ci);
+    rowbuf_free(&r);
     colidx_free(&ix);
     bl_lp_free(&lp);
     return rc;
