@@ -22,7 +22,8 @@ extern "C" {
  * (docs/sdk.md, "Versions").  Within a major, a minor only appends:
  * optional members at the end of an ops table (NULL or 0 = not provided),
  * members at the end of a struct the host allocates and zeroes
- * (bl_fit_request, bl_fit_result, bl_objective, bl_solve_info, bl_host),
+ * (bl_fit_request, bl_fit_result, bl_objective, bl_solve_info, bl_host,
+ * bl_train),
  * roles and enum values.  Every ops table starts with its own size (see
  * "ops tables" below) and the loader copies a shorter one into a
  * zero-filled table of the host's size, so host code reads every member
@@ -30,7 +31,7 @@ extern "C" {
  * (bl_param_spec, bl_task_view, bl_task_term) and the descriptor itself
  * never change within a major. */
 #define BL_SDK_MAJOR 2
-#define BL_SDK_MINOR 0
+#define BL_SDK_MINOR 1
 #define BL_SDK_VERSION ((BL_SDK_MAJOR << 16) | BL_SDK_MINOR)
 /* Major and minor of a descriptor's sdk_version. */
 #define BL_SDK_MAJOR_OF(v) ((unsigned)((v) >> 16))

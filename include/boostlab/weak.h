@@ -118,6 +118,14 @@ struct bl_weak_ops {
      * the number of features of the model's data. */
     void *(*load)(const char *text, size_t d, char err[BL_ERR_MAX]);
     void (*free_hyp)(void *hyp);
+
+    /* ---- 2.1: sparse data ---------------------------------------------------
+     * Optional: out (X->m x outdim, row-major) = the hypothesis' outputs on
+     * a sparse matrix, equal to what predict gives on the same matrix held
+     * densely.  Setting it also declares that create and fit take a sparse
+     * training set (bl_train.S and .SQ set, X.x and Q.bins NULL); without it
+     * the host densifies sparse data for this learner. */
+    void (*predict_sparse)(const void *hyp, const struct bl_sparse *X, double *out);
 };
 
 #ifdef __cplusplus

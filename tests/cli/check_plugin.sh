@@ -276,7 +276,7 @@ if "$CC" -shared -fPIC -I"$SRC/include" "$TMP/task.c" -o "$TMP/task.so" 2>"$TMP/
    build_crashy_coding "$TMP/crash.so"; then
   expect_fail 1 "plugin my-task \(task\) lacks the required function 'open'" -- \
     "${BLC[@]}" "$TMP/task.so"
-  expect_fail 1 "plugin my-task was built for SDK 1\.7; this boostlab has SDK 2\.0, whose ops tables differ: port the plugin \(docs/sdk\.md, \"Migrating a 1\.x plugin to 2\.0\"\)" -- \
+  expect_fail 1 "plugin my-task was built for SDK 1\.7; this boostlab has SDK 2\.1, whose ops tables differ: port the plugin \(docs/sdk\.md, \"Migrating a 1\.x plugin to 2\.0\"\)" -- \
     "${BLC[@]}" "$TMP/task17.so"
   cat >"$TMP/proj.c" <<'C'
 #include <boostlab/projection.h>
@@ -292,7 +292,7 @@ BL_EXPORT const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_h
 const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h) { (void)h; return l; }
 C
   if "$CC" -shared -fPIC -I"$SRC/include" "$TMP/proj.c" -o "$TMP/nosize.so" 2>>"$TMP/cc.err"; then
-    expect_fail 1 "plugin no-size: its ops table gives size 0, where SDK 2\.0 takes [0-9]+ \(set its first member, size, to sizeof\(struct bl_projection_ops\)\)" -- \
+    expect_fail 1 "plugin no-size: its ops table gives size 0, where SDK 2\.1 takes [0-9]+ \(set its first member, size, to sizeof\(struct bl_projection_ops\)\)" -- \
       "${BLC[@]}" "$TMP/nosize.so"
   else
     fail "the projection without a size did not compile: $(tail -5 "$TMP/cc.err")"

@@ -76,7 +76,7 @@ Test(loader, refuses_other_sdk_version) { refused(FIXTURE("bad_version"), "built
 Test(loader, refuses_sdk1_plugin_pointing_at_the_migration)
 {
     refused(FIXTURE("sdk1_loss"),
-            "plugin fixture-sdk1 was built for SDK 1.7; this boostlab has SDK 2.0, whose ops "
+            "plugin fixture-sdk1 was built for SDK 1.7; this boostlab has SDK 2.1, whose ops "
             "tables differ: port the plugin (docs/sdk.md, \"Migrating a 1.x plugin to 2.0\")");
 }
 Test(loader, refuses_ops_table_without_size)
