@@ -119,7 +119,7 @@ struct bl_weak_ops {
     void *(*load)(const char *text, size_t d, char err[BL_ERR_MAX]);
     void (*free_hyp)(void *hyp);
 
-    /* ---- 2.1: sparse data ---------------------------------------------------
+    /* ---- sparse data --------------------------------------------------------
      * Optional: out (X->m x outdim, row-major) = the hypothesis' outputs on
      * a sparse matrix, equal to what predict gives on the same matrix held
      * densely.  Setting it also declares that create and fit take a sparse
