@@ -296,7 +296,7 @@ static int compare(struct exact *E, const bl_model *mo, const size_t *hyp, size_
     double l0 = bl_coefobj_eval(&E->obj, Wx, g), lmax = 0.0;
     for (size_t j = 0; j < n; j++)
         lmax = fmax(lmax, -g[j]);
-    double lam = lmax, worst_gap = 0.0, worst_kkt = 0.0, worst_rel = -INFINITY;
+    double lam = lmax, worst_gap = 0.0, worst_kkt = 0.0, worst_rel = 0.0, worst_eps = 0.0;
     size_t p = 0, above = 0;
     int rc = 0;
     if (csv)
@@ -321,6 +321,7 @@ static int compare(struct exact *E, const bl_model *mo, const size_t *hyp, size_
         worst_gap = fmax(worst_gap, gap);
         worst_kkt = fmax(worst_kkt, res);
         worst_rel = fmax(worst_rel, (lx - le) / fmax(1.0, fabs(le)));
+        worst_eps = fmax(worst_eps, (le - lx) / fmax(1.0, fabs(le)));
         above += lx > le;
         double num[7] = {t, le, total(Wx, n), lx, s ? lam : lmax, res, gap};
         if (csv)
@@ -329,8 +330,8 @@ static int compare(struct exact *E, const bl_model *mo, const size_t *hyp, size_
     }
     printf("points %zu  final norm %.10g  max coefficient gap %.6g  max KKT residual %.3g\n"
            "exact loss above the epsilon path's at %zu of %zu budgets (largest relative excess "
-           "%.3g)\n",
-           p, p ? P->x[p - 1] : 0.0, worst_gap, worst_kkt, above, p, worst_rel);
+           "%.3g); epsilon path's loss above the exact by at most %.3g (relative)\n",
+           p, p ? P->x[p - 1] : 0.0, worst_gap, worst_kkt, above, p, worst_rel, worst_eps);
     free(We), free(Wx), free(g);
     return rc;
 }
