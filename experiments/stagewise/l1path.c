@@ -42,6 +42,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <boostlab/weak.h>
+
 #include "data/dataset.h"
 #include "engine/model.h"
 #include "engine/objective.h"
@@ -114,7 +116,12 @@ static int cmd_dict(const bl_dataset *ds, const bl_model *mo, size_t count, cons
         for (size_t q = 0; q < got && !dup; q++)
             dup = same_up_to_sign(H + got * m, H + q * m, m, &sign);
         if (!dup) {
-            fprintf(stderr, "h%zu = term %zu of the model\n", got + 1, j + 1);
+            /* say which hypothesis it is, as the model file writes it */
+            const struct bl_weak_ops *wo = mo->weak->ops;
+            char text[256] = "";
+            if (wo->save)
+                wo->save(mo->term[j].hyp, text, sizeof text);
+            fprintf(stderr, "h%zu = term %zu of the model: %s\n", got + 1, j + 1, text);
             got++;
         }
     }

@@ -46,7 +46,7 @@ awk -F, 'NR == 1 { print; next } ($1 == 3 || $1 == 6 || $1 == 9) && n[$1]++ < 10
   2>"$TMP/dict.err" || fail "l1path dict: $(cat "$TMP/dict.err")"
 [[ $(head -n 1 "$TMP/dict.csv") == label,h1,h2,h3,h4 && $(wc -l <"$TMP/dict.csv") -eq 31 ]] ||
   fail "dict.csv: $(head -n 2 "$TMP/dict.csv")"
-grep -q '^h1 = term 1 of the model$' "$TMP/dict.err" || fail "dict does not say where h1 comes from: $(cat "$TMP/dict.err")"
+grep -q '^h1 = term 1 of the model: f=[0-9]* t=[-0-9.e]* pol=-*1$' "$TMP/dict.err" || fail "dict does not say where h1 comes from: $(cat "$TMP/dict.err")"
 awk -F, 'NR > 1 { for (j = 2; j <= NF; j++) if ($j != 1 && $j != -1) bad = 1 } END { exit bad }' "$TMP/dict.csv" ||
   fail "dict.csv holds values other than +-1"
 for loss in exp log; do
