@@ -101,8 +101,8 @@ static int same_up_to_sign(const double *a, const double *b, size_t m, int *sign
     return plus || minus;
 }
 
-static int cmd_dict(const bl_dataset *ds, const bl_model *mo, size_t count, const char *out,
-                    bl_error *err)
+static int cmd_dict(const bl_dataset *ds, const bl_model *mo, const char *model, size_t count,
+                    const char *out, bl_error *err)
 {
     struct bl_matrix X = {ds->m, ds->d, ds->x};
     size_t m = ds->m, got = 0;
@@ -110,7 +110,7 @@ static int cmd_dict(const bl_dataset *ds, const bl_model *mo, size_t count, cons
     for (size_t j = 0; j < mo->t && got < count; j++) {
         if (term_outputs(mo, &X, H + got * m, j, err) < 0) {
             free(H);
-            return -1;
+            return bl_errprefix(err, "%s", model);
         }
         int dup = 0, sign;
         for (size_t q = 0; q < got && !dup; q++)
@@ -127,7 +127,8 @@ static int cmd_dict(const bl_dataset *ds, const bl_model *mo, size_t count, cons
     }
     if (got < count) {
         free(H);
-        return bl_errf(err, "the model has only %zu distinct hypotheses, not %zu", got, count);
+        return bl_errf(err, "%s: the model has only %zu distinct hypotheses, not %zu", model,
+                       got, count);
     }
     FILE *f = fopen(out, "w");
     if (!f) {
@@ -443,8 +444,9 @@ static int model_labels(const bl_dataset *ds, const bl_model *mo, int *y, bl_err
     return 0;
 }
 
-static int cmd_path(const bl_registry *reg, const bl_dataset *ds, const bl_model *mo,
-                    size_t every, FILE *csv, const char *title, const char *base, bl_error *err)
+static int cmd_path(const bl_registry *reg, const char *data, const bl_dataset *ds,
+                    const bl_model *mo, size_t every, FILE *csv, const char *title,
+                    const char *base, bl_error *err)
 {
     size_t m = ds->m, N = ds->d, k = mo->k, nh = 2 * N;
     char lname[128];
@@ -457,6 +459,8 @@ static int cmd_path(const bl_registry *reg, const bl_dataset *ds, const bl_model
     int rc = dictionary(ds, H, err);
     if (rc == 0)
         rc = model_labels(ds, mo, y, err);
+    if (rc < 0)
+        bl_errprefix(err, "%s", data);
     if (rc == 0)
         rc = match_terms(mo, &X, H, N, hyp, err);
     const struct bl_loss_ops *lops = NULL;
@@ -534,13 +538,13 @@ int main(int argc, char **argv)
     if (rc == 0)
         rc = bl_model_load(model, &reg, &mo, &err);
     if (rc == 0 && dict) {
-        rc = cmd_dict(&ds, &mo, (size_t)count, out, &err);
+        rc = cmd_dict(&ds, &mo, model, (size_t)count, out, &err);
     } else if (rc == 0) {
         FILE *csv = out ? fopen(out, "w") : NULL;
         if (out && !csv)
             rc = bl_errf(&err, "%s: cannot write", out);
         if (rc == 0)
-            rc = cmd_path(&reg, &ds, &mo, (size_t)every, csv, title, plotbase, &err);
+            rc = cmd_path(&reg, data, &ds, &mo, (size_t)every, csv, title, plotbase, &err);
         if (csv && fclose(csv) != 0 && rc == 0)
             rc = bl_errf(&err, "%s: write failed", out);
     }
