@@ -59,6 +59,25 @@ typedef struct bl_lineplot {
  * "no data" is written rather than failing, so a report stays complete. */
 int bl_plot_lines(const bl_lineplot *p, const char *base, bl_error *err);
 
+/* ---- Coefficient paths ---------------------------------------------------- */
+
+/* npanels panels side by side (one title each), every panel with ncurves
+ * pairs of curves over the shared x (n points): solid[(p*ncurves + c)*n + i]
+ * drawn solid and dashed[...] dashed, both in curve c's colour, so that two
+ * paths of one coefficient (an exact solution and an approximation) are
+ * compared at a glance.  The key (below the last panel) names the curves
+ * and what solid and dashed stand for.  Non-finite points are skipped. */
+typedef struct bl_pathplot {
+    const char *title, *xlabel, *ylabel;   /* each may be NULL */
+    size_t npanels, ncurves, n;
+    const char *const *panel_titles;       /* npanels, or NULL */
+    const char *const *curve_names;        /* ncurves, or NULL */
+    const char *solid_name, *dashed_name;  /* NULL: "solid", "dashed" */
+    const double *x, *solid, *dashed;
+} bl_pathplot;
+
+int bl_plot_paths(const bl_pathplot *p, const char *base, bl_error *err);
+
 /* ---- Critical-difference diagram ----------------------------------------- */
 
 /* Order of the algorithms used by bl_plot_cd(): order[j] is the input index

@@ -59,8 +59,15 @@ struct bl_solve_info {
  * check-plugin). */
 enum bl_solver_space {
     BL_SPACE_BOX = 0,        /* any w within the bounds                     */
-    BL_SPACE_TIED = 1        /* w = alpha * 1 only: one value for every
+    BL_SPACE_TIED = 1,       /* w = alpha * 1 only: one value for every
                                 variable (the AdaBoost family's step)     */
+    BL_SPACE_STEP = 2        /* one fixed-length step from the start on the
+                                coordinate whose gradient of f + nu sum(w)
+                                is steepest among those the bounds let
+                                descend, against that gradient's sign; no
+                                move when none descends (forward
+                                stage-wise "epsilon" boosting: it does not
+                                minimise, so it is checked for that rule) */
 };
 enum bl_solver_penalty {
     BL_PENALTY_LINEAR = 0,   /* nu * sum(w), as documented above           */

@@ -63,7 +63,7 @@ grep -qE "^check-plugin: [0-9]+ plugins, [0-9]+ checks passed, 0 failed, [0-9]+ 
   || fail "summary line: $(tail -1 "$TMP/all")"
 # the solvers again, over more seeds: the answers must not depend on the heap
 for seed in 2 3 4; do
-  "${BLC[@]}" --seed $seed --trials 4 lbfgsb-row lbfgsb-tc lbfgsb-line prox-group exp-step >"$TMP/sv" 2>&1 \
+  "${BLC[@]}" --seed $seed --trials 4 lbfgsb-row lbfgsb-tc lbfgsb-line prox-group exp-step eps-step >"$TMP/sv" 2>&1 \
     || fail "solvers fail with --seed $seed: $(grep -A8 '^FAIL' "$TMP/sv" | head -10)"
 done
 # hierarchy with a taxonomy and the class names it is written for
@@ -296,6 +296,37 @@ C
       "${BLC[@]}" "$TMP/nosize.so"
   else
     fail "the projection without a size did not compile: $(tail -5 "$TMP/cc.err")"
+  fi
+  # a step solver (BL_SPACE_STEP) is held to its rule: this one always moves
+  # w[0] up, the steepest coordinate or not
+  cat >"$TMP/step.c" <<'C'
+#include <boostlab/solver.h>
+static int K;
+static void *cr(const struct bl_host *h, const union bl_value *v, char *e) { (void)h; (void)v; (void)e; return &K; }
+static void de(void *s) { (void)s; }
+static int so(void *s, const struct bl_objective *o, double *w, struct bl_solve_info *info, char *e)
+{
+    (void)s; (void)e;
+    if (w[0] + 0.01 <= o->upper[0]) w[0] += 0.01;
+    info->objective = o->eval(o->ctx, w, 0);
+    for (size_t j = 0; j < o->n; j++) info->objective += o->nu * w[j];
+    info->iterations = info->evaluations = 1;
+    info->status = BL_SOLVE_CONVERGED;
+    return 0;
+}
+static const struct bl_solver_ops ops = {.size = sizeof(struct bl_solver_ops), .scope = BL_SOLVE_ROW,
+                                         .space = BL_SPACE_STEP, .create = cr, .destroy = de, .solve = so};
+static const struct bl_plugin d = {BL_SDK_VERSION, BL_ROLE_SOLVER, "wrong-step", "w[0] += 0.01", 0, 0, &ops};
+static const struct bl_plugin *const l[] = {&d, 0};
+BL_EXPORT const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h);
+const struct bl_plugin *const *boostlab_plugin_entry(const struct bl_host *h) { (void)h; return l; }
+C
+  if "$CC" -shared -fPIC -I"$SRC/include" "$TMP/step.c" -o "$TMP/wstep.so" 2>>"$TMP/cc.err"; then
+    check_fails wstep '^FAIL solver/kkt: ' "$TMP/wstep.so"
+    shown wstep solver/kkt 1 'steepest coordinate|descends at the start|no coordinate descends' "the step rule it broke"
+    grep -q '^PASS solver/bounds' "$TMP/wstep" || fail "wrong-step: bounds should pass: $(cat "$TMP/wstep")"
+  else
+    fail "the wrong step solver did not compile: $(tail -5 "$TMP/cc.err")"
   fi
   # (in the sanitizer build, ASan would catch the SEGV itself, report it as
   # its own error and abort: let it through as the plain signal it is)

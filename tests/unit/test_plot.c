@@ -354,6 +354,35 @@ Test(plot, boundary)
     cr_assert_eq(count_files(dir), 4);
 }
 
+/* Paired paths: every panel and curve named, both line kinds in the key,
+ * non-finite points skipped (a curve with none left is left out). */
+Test(plot, paths)
+{
+    enum { NP = 2, NC = 3, N = 5 };
+    double x[N] = {0, 0.5, 1, 1.5, 2}, a[NP * NC * N], b[NP * NC * N];
+    for (int i = 0; i < NP * NC * N; i++)
+        a[i] = 0.1 * i, b[i] = 0.1 * i + 0.01;
+    a[3] = NAN;                       /* one point skipped */
+    for (int i = 0; i < N; i++)
+        b[(1 * NC + 2) * N + i] = NAN; /* one dashed curve with no point */
+    const char *panels[NP] = {"class 'a'", "class \\b"}, *curves[NC] = {"h1", "h_2", "h{3}"};
+    bl_pathplot pp = {"paths & more", "l1 norm", "coefficient", NP, NC, N, panels, curves,
+                      "exact_solid", "eps_dashed", x, a, b};
+    bl_error err = {{0}};
+    cr_assert_eq(bl_plot_paths(&pp, path_in("paths"), &err), 0, "%s", err.msg);
+    check_outputs("paths");
+    cr_assert(svg_has("paths", "h{3}"));
+    cr_assert(svg_has("paths", "h_2"));
+    cr_assert(svg_has("paths", "exact_solid"));
+    cr_assert(svg_has("paths", "eps_dashed"));
+    cr_assert(svg_has("paths", "l1 norm"));
+    bl_pathplot none = pp;
+    none.npanels = 0;
+    cr_assert_eq(bl_plot_paths(&none, path_in("none"), &err), -1);
+    cr_assert_not_null(strstr(err.msg, "needs panels"), "%s", err.msg);
+    cr_assert_eq(count_files(dir), 2);
+}
+
 Test(plot, big_boundary)
 {
     bl_error err = {{0}};

@@ -893,3 +893,138 @@ Test(newton_row, objective_hessian_wiring)
     bl_coefobj_done(&o);
     L->destroy(loss);
 }
+
+/* ---- eps-step --------------------------------------------------------------------- */
+
+static const struct bl_plugin *eplug(void)
+{
+    return test_plugin("plugins/solver/eps_step", "eps-step");
+}
+
+static const struct bl_solver_ops *eops(void)
+{
+    return eplug()->ops;
+}
+
+static void *esolver(const char *name, ...)
+{
+    va_list ap;
+    va_start(ap, name);
+    void *S = vsolver(eplug(), name, ap);
+    va_end(ap);
+    return S;
+}
+
+/* f = 1/2 sum_j (w_j - a_j)^2: gradient w - a */
+static double sep_eval(void *ctx, const double *w, double *g)
+{
+    struct quad *Q = ctx;
+    double f = 0;
+    Q->evals++;
+    for (size_t j = 0; j < Q->n; j++) {
+        f += 0.5 * (w[j] - Q->a[j]) * (w[j] - Q->a[j]);
+        if (g)
+            g[j] = w[j] - Q->a[j];
+    }
+    return f;
+}
+
+Test(eps_step, descriptor)
+{
+    const struct bl_plugin *p = eplug();
+    cr_assert_eq(p->role, BL_ROLE_SOLVER);
+    cr_assert_eq(eops()->scope, BL_SOLVE_ROW);
+    cr_assert_eq(eops()->space, BL_SPACE_STEP);
+    cr_assert_eq(eops()->penalty, BL_PENALTY_LINEAR);
+    union bl_value v[4];
+    test_defaults(p, v);
+    cr_assert_eq(p->nparams, 1);
+    cr_assert_eq(v[test_param_index(p, "step")].r, 0.01);
+}
+
+/* One coordinate moves by the step, the steepest one the bounds let
+ * descend, against its gradient; nothing moves when none descends. */
+Test(eps_step, steepest_coordinate_and_bounds)
+{
+    struct {
+        double a[3], lo[3], up[3], nu, step, want[3];
+    } cases[] = {
+        /* w >= 0: only coordinates with a negative gradient may move (up) */
+        {{0.3, -0.5, 0.2}, {0, 0, 0}, {HUGE_VAL, HUGE_VAL, HUGE_VAL}, 0, 0.01, {0.01, 0, 0}},
+        /* free: the largest |gradient| wins, moving down */
+        {{0.3, -0.5, 0.2}, {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, {HUGE_VAL, HUGE_VAL, HUGE_VAL}, 0,
+         0.01, {0, -0.01, 0}},
+        /* an upper bound clips the step */
+        {{0.3, -0.5, 0.2}, {0, 0, 0}, {0.004, HUGE_VAL, HUGE_VAL}, 0, 0.01, {0.004, 0, 0}},
+        /* a coordinate already at its upper bound cannot ascend: the next one */
+        {{0.3, -0.5, 0.2}, {0, 0, 0}, {0, HUGE_VAL, HUGE_VAL}, 0, 0.25, {0, 0, 0.25}},
+        /* nu adds to every gradient: 0.3 - 0.35 > ... none descends */
+        {{0.3, -0.5, 0.2}, {0, 0, 0}, {HUGE_VAL, HUGE_VAL, HUGE_VAL}, 0.35, 0.01, {0, 0, 0}},
+        /* ties go to the lowest coordinate */
+        {{0.2, 0.2, 0.2}, {0, 0, 0}, {HUGE_VAL, HUGE_VAL, HUGE_VAL}, 0, 0.5, {0.5, 0, 0}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        void *S = esolver("step", cases[c].step, NULL);
+        struct quad Q = {.n = 3};
+        memcpy(Q.a, cases[c].a, sizeof cases[c].a);
+        struct bl_objective obj = {3, sep_eval, &Q, cases[c].lo, cases[c].up, cases[c].nu, NULL};
+        double w[3] = {0, 0, 0};
+        struct bl_solve_info info;
+        char err[BL_ERR_MAX] = "";
+        cr_assert_eq(eops()->solve(S, &obj, w, &info, err), 0, "%s", err);
+        for (size_t j = 0; j < 3; j++)
+            cr_assert_eq(w[j], cases[c].want[j], "case %zu: w[%zu] = %.17g, expected %.17g", c, j,
+                         w[j], cases[c].want[j]);
+        int moved = w[0] != 0 || w[1] != 0 || w[2] != 0;
+        cr_assert_eq(info.iterations, moved);
+        cr_assert_eq(info.evaluations, Q.evals);
+        double f = sep_eval(&Q, w, NULL) + cases[c].nu * (w[0] + w[1] + w[2]);
+        cr_assert(fabs(info.objective - f) <= 1e-15 * (1 + fabs(f)), "case %zu: objective", c);
+        eops()->destroy(S);
+    }
+}
+
+/* On a stage-wise row of margin-exp the step goes to the class the stump
+ * rule (10) selects, argmax_r sum_i G_ir s_i with G = -dL/dF, and nowhere
+ * else: the row is step * e_r. */
+Test(eps_step, selected_class_of_a_margin_row)
+{
+    const struct bl_plugin *lp = test_plugin("plugins/loss/margin_exp", "margin-exp");
+    const struct bl_loss_ops *L = lp->ops;
+    char err[BL_ERR_MAX] = "";
+    void *loss = L->create(&test_host, NULL, err);
+    cr_assert_not_null(loss, "%s", err);
+    void *S = esolver("step", 0.03, NULL);
+    rng_seed(77);
+    for (int trial = 0; trial < 20; trial++) {
+        size_t m = 10 + irand(50), k = 2 + irand(6);
+        int *y = malloc(m * sizeof *y);
+        double *F = malloc(m * k * sizeof *F), *s = malloc(m * sizeof *s);
+        double *Fw = malloc(m * k * sizeof *Fw), *gF = malloc(m * k * sizeof *gF);
+        random_problem(m, k, 1.0, y, F);
+        for (size_t i = 0; i < m; i++)
+            s[i] = urand() < 0.5 ? -1.0 : 1.0;
+        L->eval(loss, y, m, k, F, gF);
+        size_t best = 0;
+        double top = -HUGE_VAL;
+        for (size_t r = 0; r < k; r++) {
+            double score = 0;
+            for (size_t i = 0; i < m; i++)
+                score -= gF[i * k + r] * s[i];
+            if (score > top)
+                top = score, best = r;
+        }
+        struct rowctx C = {L, loss, y, m, k, F, s, Fw, gF};
+        double *lo = filled(k, 0.0), *up = filled(k, HUGE_VAL), *w = filled(k, 0.0);
+        struct bl_objective obj = {k, row_eval, &C, lo, up, 0.0, NULL};
+        struct bl_solve_info info;
+        cr_assert_eq(eops()->solve(S, &obj, w, &info, err), 0, "%s", err);
+        for (size_t r = 0; r < k; r++)
+            cr_assert_eq(w[r], top > 0 && r == best ? 0.03 : 0.0,
+                         "trial %d: w[%zu] = %g, the stump's class is %zu (score %g)", trial, r,
+                         w[r], best, top);
+        free(lo), free(up), free(w), free(y), free(F), free(s), free(Fw), free(gF);
+    }
+    eops()->destroy(S);
+    L->destroy(loss);
+}
