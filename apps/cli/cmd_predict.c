@@ -55,15 +55,17 @@ struct names {
     char **class_names, **feature_names;
 };
 
-static void names_of(const boostlab_model *bm, struct names *n)
+/* Feature names only when with_features: a CSV file's columns are
+ * matched by them, other files' features are numbered. */
+static void names_of(const boostlab_model *bm, int with_features, struct names *n)
 {
     n->k = boostlab_model_classes(bm);
     n->d = boostlab_model_features(bm);
     n->class_names = bl_xcalloc(n->k ? n->k : 1, sizeof *n->class_names);
-    n->feature_names = bl_xcalloc(n->d ? n->d : 1, sizeof *n->feature_names);
+    n->feature_names = bl_xcalloc(with_features && n->d ? n->d : 1, sizeof *n->feature_names);
     for (size_t r = 0; r < n->k; r++)
         n->class_names[r] = (char *)boostlab_model_class_name(bm, r);
-    for (size_t f = 0; f < n->d; f++)
+    for (size_t f = 0; f < n->d && with_features; f++)
         n->feature_names[f] = (char *)boostlab_model_feature_name(bm, f);
 }
 
@@ -202,7 +204,7 @@ int cmd_predict(int argc, char **argv)
     if (rc == 0) {
         /* map the file's labels through the model's classes, by name:
          * `boostlab train` always builds its table from the labels */
-        names_of(bm, &mo);
+        names_of(bm, ds.format == BL_FMT_CSV, &mo);
         cls.k = mo.k;
         cls.names = mo.class_names;
         bl_csv_opts co = {label, 0, unlabeled, mo.feature_names, mo.d};

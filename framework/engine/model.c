@@ -38,6 +38,14 @@ static char **copy_names(char *const *names, size_t n)
     return c;
 }
 
+/* Point mo's d feature names at offsets off[] of its pool. */
+static void pool_names(bl_model *mo, const size_t *off, size_t d)
+{
+    mo->feature_names = bl_xcalloc(d ? d : 1, sizeof *mo->feature_names);
+    for (size_t j = 0; j < d; j++)
+        mo->feature_names[j] = mo->feature_pool + off[j];
+}
+
 void bl_model_init(bl_model *mo, const struct bl_plugin *weak, size_t k, size_t d,
                    char *const *class_names, char *const *feature_names)
 {
@@ -48,11 +56,21 @@ void bl_model_init(bl_model *mo, const struct bl_plugin *weak, size_t k, size_t 
     mo->class_names = copy_names(class_names, k);
     if (feature_names) {
         mo->feature_names = copy_names(feature_names, d);
-    } else { /* a sparse set's implied names, f1 .. fd */
-        mo->feature_names = bl_xcalloc(d ? d : 1, sizeof *mo->feature_names);
-        for (size_t j = 0; j < d; j++)
-            mo->feature_names[j] = bl_strfmt("f%zu", j + 1);
+        return;
     }
+    /* a sparse set's implied names, f1 .. fd, in one block */
+    size_t len = 0, *off = bl_xmalloc((d ? d : 1) * sizeof *off);
+    char b[32];
+    for (size_t j = 0; j < d; j++)
+        len += (size_t)snprintf(b, sizeof b, "f%zu", j + 1) + 1;
+    mo->feature_pool = bl_xmalloc(len ? len : 1);
+    len = 0;
+    for (size_t j = 0; j < d; j++) {
+        off[j] = len;
+        len += (size_t)snprintf(mo->feature_pool + len, 32, "f%zu", j + 1) + 1;
+    }
+    pool_names(mo, off, d);
+    free(off);
 }
 
 void bl_model_add(bl_model *mo, void *hyp, size_t outdim)
@@ -174,8 +192,9 @@ void bl_model_free(bl_model *mo)
     free(mo->term);
     for (size_t j = 0; j < mo->k && mo->class_names; j++)
         free(mo->class_names[j]);
-    for (size_t j = 0; j < mo->d && mo->feature_names; j++)
+    for (size_t j = 0; j < mo->d && mo->feature_names && !mo->feature_pool; j++)
         free(mo->feature_names[j]);
+    free(mo->feature_pool);
     free(mo->class_names);
     free(mo->feature_names);
     free(mo->algorithm);
@@ -529,6 +548,34 @@ static int load_term(bl_model *mo, const struct bl_weak_ops *wo, char *rest, dou
 }
 
 /* "projection-scale D MU1 SD1 .. MUD SDD": the inputs' standardisation. */
+/* The d "feature NAME" lines into one pool (a model of a million features
+ * loads with two allocations, not a million). */
+static int read_feature_names(cursor *c, bl_model *mo, size_t d, bl_error *err)
+{
+    size_t len = 0, cap = 0, *off = bl_xmalloc((d ? d : 1) * sizeof *off);
+    char *pool = NULL, *rest;
+    int rc = 0;
+    for (size_t j = 0; j < d && rc == 0; j++) {
+        if ((rc = expect(c, "feature", &rest, err)) < 0)
+            break;
+        size_t n = strlen(rest) + 1;
+        if (len + n > cap) {
+            cap = 2 * (len + n) + 4096;
+            pool = bl_xrealloc(pool, cap);
+        }
+        memcpy(pool + len, rest, n);
+        off[j] = len;
+        len += n;
+    }
+    mo->feature_pool = rc == 0 ? bl_xrealloc(pool, len ? len : 1) : pool;
+    if (rc == 0)
+        pool_names(mo, off, d);
+    else /* nothing points into the pool: free it with an empty list */
+        mo->feature_names = bl_xcalloc(d ? d : 1, sizeof *mo->feature_names);
+    free(off);
+    return rc;
+}
+
 static int load_scale(cursor *c, bl_model *mo, bl_error *err)
 {
     char *s = next_line(c) + 17, *end;
@@ -692,12 +739,9 @@ int bl_model_load(const char *path, const bl_registry *reg, bl_model *mo, bl_err
     /* bl_model_init above allocated an (empty) array for d = 0: free it
      * before replacing it (LeakSanitizer found the leak). */
     free(mo->feature_names);
-    mo->feature_names = bl_xcalloc(d, sizeof *mo->feature_names);
-    for (size_t j = 0; j < d; j++) {
-        if (expect(&c, "feature", &rest, err) < 0)
-            goto out;
-        mo->feature_names[j] = bl_strdup(rest);
-    }
+    mo->feature_names = NULL;
+    if (read_feature_names(&c, mo, d, err) < 0)
+        goto out;
     /* provenance lines */
     size_t alen = 0;
     while (c.p < c.end && strncmp(c.p, "algorithm ", 10) == 0) {

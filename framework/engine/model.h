@@ -38,6 +38,8 @@ typedef struct bl_model {
     bl_term *term;
     char **class_names;   /* k */
     char **feature_names; /* d */
+    char *feature_pool;   /* when set, the names point into it (one block:
+                             a million features cost no million strings) */
     char *algorithm;      /* resolved algorithm, INI text, for provenance */
     /* project = inputs (RBoost-rank): hypotheses run on the m k projected
      * points, each term's outputs on them being its m x k class outputs;

@@ -679,7 +679,8 @@ static void build_sparse(const struct stump *S, size_t f, const double *G, size_
     const struct bl_sparse *X = S->tr->S;
     const uint8_t *cbin = S->tr->SQ->cbin;
     unsigned nb = S->tr->Q.nbins[f], zb = S->tr->SQ->zbin[f];
-    size_t cnt[MAXBINS] = {0};
+    size_t cnt[MAXBINS]; /* only nb of them: most features have a few bins */
+    memset(cnt, 0, nb * sizeof *cnt);
     memset(hist, 0, (size_t)nb * c * sizeof *hist);
     size_t e0 = X->cptr[f], e1 = X->cptr[f + 1];
     for (size_t e = e0; e < e1; e++) {
