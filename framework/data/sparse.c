@@ -135,6 +135,13 @@ int bl_dataset_densify(bl_dataset *ds, bl_error *err)
     return 0;
 }
 
+/* Every value but +0 is stored: NaN (missing) and -0 too, so that
+ * densifying gives back the same bits. */
+static int stored(float v)
+{
+    return v != 0.0f || signbit(v);
+}
+
 int bl_dataset_sparsify(bl_dataset *ds, bl_error *err)
 {
     (void)err;
@@ -143,7 +150,7 @@ int bl_dataset_sparsify(bl_dataset *ds, bl_error *err)
     size_t m = ds->m, d = ds->d, nnz = 0;
     size_t *rptr = bl_xmalloc((m + 1) * sizeof *rptr);
     for (size_t j = 0; j < m * d; j++)
-        nnz += ds->x[j] != 0.0f; /* NaN != 0: a missing value is stored */
+        nnz += stored(ds->x[j]);
     uint32_t *rcol = bl_xmalloc((nnz ? nnz : 1) * sizeof *rcol);
     float *rval = bl_xmalloc((nnz ? nnz : 1) * sizeof *rval);
     size_t e = 0;
@@ -151,7 +158,7 @@ int bl_dataset_sparsify(bl_dataset *ds, bl_error *err)
     for (size_t i = 0; i < m; i++) {
         for (size_t f = 0; f < d; f++) {
             float v = ds->x[f * m + i];
-            if (v != 0.0f) {
+            if (stored(v)) {
                 rcol[e] = (uint32_t)f;
                 rval[e++] = v;
             }
