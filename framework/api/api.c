@@ -241,9 +241,11 @@ static char **numbered(const char *prefix, size_t n, size_t from)
     return s;
 }
 
-/* A problem of m x d with labels y and weights w checked; x is the caller's. */
+/* A problem of m x d with labels y and weights w checked; x is the caller's.
+ * Feature names "f1".."fd" stored when named, else implied (a sparse
+ * problem of a million features). */
 static boostlab_problem *problem_new(size_t m, size_t d, const int *y, const double *w,
-                                     char *err)
+                                     int named, char *err)
 {
     if (m == 0 || d == 0)
         return fail(err, "no data: %zu examples of %zu features", m, d);
@@ -272,7 +274,7 @@ static boostlab_problem *problem_new(size_t m, size_t d, const int *y, const dou
         p->ds.y[i] = y ? y[i] : -1;
     p->ds.k = (size_t)(top + 1);
     p->ds.class_names = numbered("", p->ds.k, 0);
-    p->ds.feature_names = numbered("f", d, 1);
+    p->ds.feature_names = named ? numbered("f", d, 1) : NULL;
     if (w) {
         p->w = bl_xmalloc(m * sizeof *p->w);
         memcpy(p->w, w, m * sizeof *p->w);
@@ -307,7 +309,7 @@ static boostlab_problem *check_finite(boostlab_problem *p, char *err)
 boostlab_problem *boostlab_problem_dense(size_t m, size_t d, const double *x, const int *y,
                                          const double *w, char *err)
 {
-    boostlab_problem *p = problem_new(m, d, y, w, err);
+    boostlab_problem *p = problem_new(m, d, y, w, 1, err);
     if (!p)
         return NULL;
     float *fx = bl_xmalloc(m * d * sizeof *fx);
@@ -321,7 +323,7 @@ boostlab_problem *boostlab_problem_dense(size_t m, size_t d, const double *x, co
 boostlab_problem *boostlab_problem_colmajor(size_t m, size_t d, const float *x, const int *y,
                                             const double *w, char *err)
 {
-    boostlab_problem *p = problem_new(m, d, y, w, err);
+    boostlab_problem *p = problem_new(m, d, y, w, 1, err);
     if (!p)
         return NULL;
     p->ds.x = (float *)x;
@@ -343,11 +345,12 @@ boostlab_problem *boostlab_problem_csr(size_t m, size_t d, const int64_t *indptr
                 return fail(err, "CSR row %zu: feature index %d out of order or not in 0..%zu",
                             i, indices[j], d - 1);
     }
-    boostlab_problem *p = problem_new(m, d, y, w, err);
+    size_t nnz = (size_t)(indptr[m] - indptr[0]);
+    int sparse = bl_storage_sparse_pays(m, d, nnz);
+    boostlab_problem *p = problem_new(m, d, y, w, !sparse, err);
     if (!p)
         return NULL;
-    size_t nnz = (size_t)indptr[m] - (size_t)indptr[0];
-    if (bl_storage_sparse_pays(m, d, nnz)) { /* memory ~ the entries, not m x d */
+    if (sparse) { /* memory ~ the entries, not m x d */
         size_t *rptr = bl_xmalloc((m + 1) * sizeof *rptr);
         uint32_t *rcol = bl_xmalloc((nnz ? nnz : 1) * sizeof *rcol);
         float *rval = bl_xmalloc((nnz ? nnz : 1) * sizeof *rval);
