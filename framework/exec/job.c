@@ -34,7 +34,7 @@ static int read_libsvm(const bl_data_spec *d, const char *path, size_t width, in
 
 /* The storage d asks for, for a CSV or IDX set that was read densely: they
  * turn sparse on request only. */
-static int restore(const bl_data_spec *d, bl_dataset *ds, bl_error *err)
+static int hold_as_asked(const bl_data_spec *d, bl_dataset *ds, bl_error *err)
 {
     if (d->storage != BL_STORAGE_SPARSE || d->format == BL_FMT_LIBSVM)
         return 0;
@@ -75,9 +75,9 @@ int bl_load_data(const bl_data_spec *d, bl_dataset *all, bl_dataset *test, bl_er
     }
     bl_classes_free(&cls);
     if (rc == 0)
-        rc = restore(d, all, err);
+        rc = hold_as_asked(d, all, err);
     if (rc == 0 && test->m)
-        rc = restore(d, test, err);
+        rc = hold_as_asked(d, test, err);
     if (rc == 0 && d->drop) {
         rc = bl_dataset_drop_features(all, d->drop, err);
         if (rc == 0 && test->m)
