@@ -55,15 +55,17 @@ struct names {
     char **class_names, **feature_names;
 };
 
-static void names_of(const boostlab_model *bm, struct names *n)
+/* Feature names only when with_features: a CSV file's columns are
+ * matched by them, other files' features are numbered. */
+static void names_of(const boostlab_model *bm, int with_features, struct names *n)
 {
     n->k = boostlab_model_classes(bm);
     n->d = boostlab_model_features(bm);
     n->class_names = bl_xcalloc(n->k ? n->k : 1, sizeof *n->class_names);
-    n->feature_names = bl_xcalloc(n->d ? n->d : 1, sizeof *n->feature_names);
+    n->feature_names = bl_xcalloc(with_features && n->d ? n->d : 1, sizeof *n->feature_names);
     for (size_t r = 0; r < n->k; r++)
         n->class_names[r] = (char *)boostlab_model_class_name(bm, r);
-    for (size_t f = 0; f < n->d; f++)
+    for (size_t f = 0; f < n->d && with_features; f++)
         n->feature_names[f] = (char *)boostlab_model_feature_name(bm, f);
 }
 
@@ -105,6 +107,29 @@ static int match_features(bl_dataset *ds, const struct names *mo, const char *da
     ds->x = x;
     free(col);
     return 0;
+}
+
+/* The API problem of ds's rows: borrowed columns when dense, a CSR copy
+ * (memory ~ its entries) when sparse.  NULL for no rows. */
+static boostlab_problem *problem_of(const bl_dataset *ds)
+{
+    if (!ds->sp)
+        return boostlab_problem_colmajor(ds->m, ds->d, ds->x, NULL, NULL, NULL);
+    const bl_spmat *s = ds->sp;
+    int64_t *ptr = bl_xmalloc((ds->m + 1) * sizeof *ptr);
+    int32_t *idx = bl_xmalloc((s->nnz ? s->nnz : 1) * sizeof *idx);
+    double *val = bl_xmalloc((s->nnz ? s->nnz : 1) * sizeof *val);
+    for (size_t i = 0; i <= ds->m; i++)
+        ptr[i] = (int64_t)s->rptr[i];
+    for (size_t e = 0; e < s->nnz; e++) {
+        idx[e] = (int32_t)s->rcol[e];
+        val[e] = s->rval[e];
+    }
+    boostlab_problem *p = boostlab_problem_csr(ds->m, ds->d, ptr, idx, val, NULL, NULL, NULL);
+    free(ptr);
+    free(idx);
+    free(val);
+    return p;
 }
 
 /* One output row: the class, then the scores and/or their softmax. */
@@ -169,6 +194,7 @@ int cmd_predict(int argc, char **argv)
     if (unlabeled && label)
         return cli_usage("predict", "--unlabeled and --label exclude each other");
     bl_error err;
+    size_t ignored = 0;
     struct names mo = {0, 0, NULL, NULL};
     bl_dataset all;
     memset(&all, 0, sizeof all);
@@ -178,17 +204,20 @@ int cmd_predict(int argc, char **argv)
     if (rc == 0) {
         /* map the file's labels through the model's classes, by name:
          * `boostlab train` always builds its table from the labels */
-        names_of(bm, &mo);
+        names_of(bm, ds.format == BL_FMT_CSV, &mo);
         cls.k = mo.k;
         cls.names = mo.class_names;
         bl_csv_opts co = {label, 0, unlabeled, mo.feature_names, mo.d};
+        /* features the model never saw are absent from it: ignored */
+        bl_libsvm_opts lo = {mo.d, unlabeled ? BL_LIBSVM_UNLABELED : BL_LIBSVM_AUTO,
+                             BL_STORAGE_AUTO, 1, &ignored};
         rc = ds.format == BL_FMT_CSV ? bl_read_csv(data, &co, &cls, &all, &err)
-             : ds.format == BL_FMT_IDX
-                 ? bl_read_idx(data, labels, &cls, &all, &err)
-                 : bl_read_libsvm_ex(data, mo.d,
-                                     unlabeled ? BL_LIBSVM_UNLABELED : BL_LIBSVM_AUTO, &cls,
-                                     &all, &err);
+             : ds.format == BL_FMT_IDX ? bl_read_idx(data, labels, &cls, &all, &err)
+                                       : bl_read_libsvm_opts(data, &lo, &cls, &all, &err);
     }
+    if (rc == 0 && ignored && !quiet)
+        fprintf(stderr, "boostlab: %s: %zu entries of features beyond the model's %zu "
+                "ignored\n", data, ignored, mo.d);
     /* the readers give k = 0 for a file without labels */
     int has_labels = rc == 0 && all.k > 0;
     if (rc == 0 && !has_labels && ds.format == BL_FMT_CSV)
@@ -203,7 +232,7 @@ int cmd_predict(int argc, char **argv)
     if (rc == 0) {
         double *F = bl_xmalloc(all.m * mo.k * sizeof *F);
         int *lab = bl_xmalloc(all.m * sizeof *lab);
-        boostlab_problem *X = boostlab_problem_colmajor(all.m, all.d, all.x, NULL, NULL, NULL);
+        boostlab_problem *X = problem_of(&all);
         double t0 = bl_seconds();
         /* X is NULL only for no rows, which have no predictions */
         if (X)

@@ -241,9 +241,11 @@ static char **numbered(const char *prefix, size_t n, size_t from)
     return s;
 }
 
-/* A problem of m x d with labels y and weights w checked; x is the caller's. */
+/* A problem of m x d with labels y and weights w checked; x is the caller's.
+ * Feature names "f1".."fd" stored when named, else implied (a sparse
+ * problem of a million features). */
 static boostlab_problem *problem_new(size_t m, size_t d, const int *y, const double *w,
-                                     char *err)
+                                     int named, char *err)
 {
     if (m == 0 || d == 0)
         return fail(err, "no data: %zu examples of %zu features", m, d);
@@ -272,7 +274,7 @@ static boostlab_problem *problem_new(size_t m, size_t d, const int *y, const dou
         p->ds.y[i] = y ? y[i] : -1;
     p->ds.k = (size_t)(top + 1);
     p->ds.class_names = numbered("", p->ds.k, 0);
-    p->ds.feature_names = numbered("f", d, 1);
+    p->ds.feature_names = named ? numbered("f", d, 1) : NULL;
     if (w) {
         p->w = bl_xmalloc(m * sizeof *p->w);
         memcpy(p->w, w, m * sizeof *p->w);
@@ -283,7 +285,18 @@ static boostlab_problem *problem_new(size_t m, size_t d, const int *y, const dou
 static boostlab_problem *check_finite(boostlab_problem *p, char *err)
 {
     size_t n = p->ds.m * p->ds.d;
-    for (size_t j = 0; j < n; j++)
+    const bl_spmat *s = p->ds.sp;
+    for (size_t e = 0; s && e < s->nnz; e++)
+        if (isinf(s->rval[e])) {
+            size_t i = 0;
+            while (s->rptr[i + 1] <= e)
+                i++;
+            fail(err, "feature %u of example %zu is infinite (a missing value is NaN)",
+                 s->rcol[e], i);
+            boostlab_problem_free(p);
+            return NULL;
+        }
+    for (size_t j = 0; !s && j < n; j++)
         if (isinf(p->ds.x[j])) {
             fail(err, "feature %zu of example %zu is infinite (a missing value is NaN)",
                  j / p->ds.m, j % p->ds.m);
@@ -296,7 +309,7 @@ static boostlab_problem *check_finite(boostlab_problem *p, char *err)
 boostlab_problem *boostlab_problem_dense(size_t m, size_t d, const double *x, const int *y,
                                          const double *w, char *err)
 {
-    boostlab_problem *p = problem_new(m, d, y, w, err);
+    boostlab_problem *p = problem_new(m, d, y, w, 1, err);
     if (!p)
         return NULL;
     float *fx = bl_xmalloc(m * d * sizeof *fx);
@@ -310,7 +323,7 @@ boostlab_problem *boostlab_problem_dense(size_t m, size_t d, const double *x, co
 boostlab_problem *boostlab_problem_colmajor(size_t m, size_t d, const float *x, const int *y,
                                             const double *w, char *err)
 {
-    boostlab_problem *p = problem_new(m, d, y, w, err);
+    boostlab_problem *p = problem_new(m, d, y, w, 1, err);
     if (!p)
         return NULL;
     p->ds.x = (float *)x;
@@ -332,9 +345,24 @@ boostlab_problem *boostlab_problem_csr(size_t m, size_t d, const int64_t *indptr
                 return fail(err, "CSR row %zu: feature index %d out of order or not in 0..%zu",
                             i, indices[j], d - 1);
     }
-    boostlab_problem *p = problem_new(m, d, y, w, err);
+    size_t nnz = (size_t)(indptr[m] - indptr[0]);
+    int sparse = bl_storage_sparse_pays(m, d, nnz);
+    boostlab_problem *p = problem_new(m, d, y, w, !sparse, err);
     if (!p)
         return NULL;
+    if (sparse) { /* memory ~ the entries, not m x d */
+        size_t *rptr = bl_xmalloc((m + 1) * sizeof *rptr);
+        uint32_t *rcol = bl_xmalloc((nnz ? nnz : 1) * sizeof *rcol);
+        float *rval = bl_xmalloc((nnz ? nnz : 1) * sizeof *rval);
+        for (size_t i = 0; i <= m; i++)
+            rptr[i] = (size_t)(indptr[i] - indptr[0]);
+        for (size_t e = 0; e < nnz; e++) {
+            rcol[e] = (uint32_t)indices[indptr[0] + (int64_t)e];
+            rval[e] = (float)data[indptr[0] + (int64_t)e];
+        }
+        p->ds.sp = bl_spmat_from_csr(m, d, rptr, rcol, rval);
+        return check_finite(p, err);
+    }
     float *fx = bl_xcalloc(m * d, sizeof *fx);
     for (size_t i = 0; i < m; i++)
         for (int64_t j = indptr[i]; j < indptr[i + 1]; j++)
@@ -634,12 +662,17 @@ boostlab_model *boostlab_train(const boostlab_problem *prob, const boostlab_para
     bl_curve cv;
     memset(&q, 0, sizeof q);
     memset(&cv, 0, sizeof cv);
-    bl_dataset sub;
+    bl_dataset sub, dense;
     double *w;
+    bl_boost_cfg cfg = bl_algo_boost_cfg(&param->algo, param->iterations, param->seed);
+    memset(&dense, 0, sizeof dense);
     const bl_dataset *ds = weighed(prob, &sub, &w, &e);
+    if (ds)
+        ds = bl_boost_data(&param->algo, &cfg, ds, &dense, &e);
     if (!ds || bl_quantize(ds, param->max_bins, &q, &e) < 0) {
         put(err, &e);
         bl_dataset_free(&sub);
+        bl_dataset_free(&dense);
         free(w);
         return NULL;
     }
@@ -649,7 +682,6 @@ boostlab_model *boostlab_train(const boostlab_problem *prob, const boostlab_para
     bl_model_init(&mo->mo, param->algo.weak.plugin, prob->ds.k, prob->ds.d,
                   prob->ds.class_names, prob->ds.feature_names);
     mo->mo.algorithm = boostlab_parameter_text(param);
-    bl_boost_cfg cfg = bl_algo_boost_cfg(&param->algo, param->iterations, param->seed);
     cfg.max_bins = param->max_bins;
     cfg.weights = w;
     int rc = bl_boost(&cfg, &tv, NULL, NULL, &mo->mo, &cv, &e);
@@ -659,6 +691,7 @@ boostlab_model *boostlab_train(const boostlab_problem *prob, const boostlab_para
     bl_curve_free(&cv);
     bl_qview_free(&q);
     bl_dataset_free(&sub);
+    bl_dataset_free(&dense);
     free(w);
     if (rc < 0) {
         put(err, &e);
@@ -702,7 +735,10 @@ int boostlab_predict_values(const boostlab_model *mo, const boostlab_problem *pr
     size_t m = prob->ds.m, k = mo->mo.k;
     double *F = scores ? scores : bl_xmalloc(m * k * sizeof *F);
     struct bl_matrix X = {m, prob->ds.d, prob->ds.x};
-    bl_model_scores(&mo->mo, &X, F);
+    if (prob->ds.sp)
+        bl_model_scores_sparse(&mo->mo, &prob->ds.sp->view, F);
+    else
+        bl_model_scores(&mo->mo, &X, F);
     if (labels)
         bl_argmax_rows(F, m, k, labels);
     if (!scores)
@@ -757,7 +793,10 @@ int boostlab_add_terms(const boostlab_model *mo, const boostlab_problem *prob, s
     size_t n = prob->ds.m * mo->mo.k;
     double *F = bl_xmalloc(n * sizeof *F);
     struct bl_matrix X = {prob->ds.m, prob->ds.d, prob->ds.x};
-    bl_model_scores(&part, &X, F);
+    if (prob->ds.sp)
+        bl_model_scores_sparse(&part, &prob->ds.sp->view, F);
+    else
+        bl_model_scores(&part, &X, F);
     for (size_t j = 0; j < n; j++)
         scores[j] += F[j];
     free(F);

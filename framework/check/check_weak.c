@@ -23,6 +23,8 @@
  *   predict-add predict_add (optional) adds w_r times predict's outputs to
  *               F: the same numbers as predict and then adding (+-0 aside,
  *               as weak.h allows), on the training X and on X
+ *   predict-sparse predict_sparse (optional) on the same rows held sparse gives
+ *               bitwise what predict gives, on the training X and on X
  *   determinism same G and seed: bitwise the same edge, outputs and text, on
  *               the same learner and on a fresh one
  *   save-load   save writes one line (and never more than cap bytes, returning
@@ -183,7 +185,8 @@ struct wst {
     char refusal[BL_ERR_MAX]; /* the first refusal's message */
 };
 
-enum { P_OUTDIM, P_EDGE, P_OUTPUTS, P_PREDICT, P_PREDICT_ADD, P_DETERMINISM, P_SAVELOAD, P_FIT };
+enum { P_OUTDIM, P_EDGE, P_OUTPUTS, P_PREDICT, P_PREDICT_ADD, P_DETERMINISM, P_SAVELOAD, P_FIT,
+       P_PREDICT_SPARSE };
 
 struct fit {
     int rc;
@@ -286,6 +289,37 @@ static void show_scores(chk_buf *more, const struct wcase *w, const double *h, s
 }
 
 /* One case against property W->prop: 1 on a failure (why, more set). */
+/* predict_sparse on the n x d feature-major x held sparse (every value
+ * but +0 stored) against predict on x; 1 with why set on a difference. */
+static int sparse_differs(const struct bl_weak_ops *o, const void *hyp, size_t n, size_t d,
+                          const float *x, size_t od, const char *what, chk_buf *why)
+{
+    bl_dataset ds;
+    bl_error err;
+    memset(&ds, 0, sizeof ds);
+    ds.m = n;
+    ds.d = d;
+    ds.x = malloc((n * d > 0 ? n * d : 1) * sizeof *ds.x);
+    memcpy(ds.x, x, n * d * sizeof *ds.x);
+    bl_dataset_sparsify(&ds, &err);
+    double *h1 = calloc(n * od > 0 ? n * od : 1, sizeof *h1), *h2 = calloc(n * od > 0 ? n * od : 1,
+                                                                       sizeof *h2);
+    struct bl_matrix X = {n, d, x};
+    o->predict(hyp, &X, h1);
+    o->predict_sparse(hyp, &ds.sp->view, h2);
+    int fail = 0;
+    for (size_t j = 0; j < n * od && !fail; j++)
+        if (memcmp(&h1[j], &h2[j], sizeof h1[j]) != 0) {
+            chk_printf(why, "predict_sparse gave %.17g for example %zu, output %zu of %s, but "
+                       "predict gave %.17g", h2[j], j / od, j % od, what, h1[j]);
+            fail = 1;
+        }
+    free(h1);
+    free(h2);
+    bl_spmat_free(ds.sp);
+    return fail;
+}
+
 static int run_case(struct wst *W, const struct wcase *w, chk_buf *why, chk_buf *more)
 {
     char err[BL_ERR_MAX] = "";
@@ -391,6 +425,10 @@ static int run_case(struct wst *W, const struct wcase *w, chk_buf *why, chk_buf 
             }
         break;
     }
+    case P_PREDICT_SPARSE:
+        fail = sparse_differs(o, f.hyp, m, d, w->tr.X.x, od, "the training X", why) ||
+               sparse_differs(o, f.hyp, w->mt, d, w->xt, od, "X with NaN and huge values", why);
+        break;
     case P_PREDICT_ADD: {
         bl_weak_predict_add_fn padd = W->ops->predict_add;
         const struct bl_matrix Xs[2] = {w->tr.X, {w->mt, d, w->xt}};
@@ -755,6 +793,15 @@ static enum chk_status check_predict_add(chk_ctx *c)
     return prop_check(c);
 }
 
+static enum chk_status check_predict_sparse(chk_ctx *c)
+{
+    if (!((const struct bl_weak_ops *)c->p->ops)->predict_sparse) {
+        chk_detail(c, "no predict_sparse (optional: the host densifies sparse data)");
+        return CHK_SKIP;
+    }
+    return prop_check(c);
+}
+
 static enum chk_status params_variant(chk_ctx *c, const chk_variant *var, const char *prefix)
 {
     return search(c, var->v, P_FIT, prefix, 1, NULL);
@@ -777,6 +824,9 @@ const chk_def chk_weak_checks[] = {
      "+-FLT_MAX, 1e30 and unseen values"},
     {"predict-add", check_predict_add, P_PREDICT_ADD, "predict_add adds w_r times predict's "
      "outputs to F, as predict and then adding does, on the training X and on NaN and huge "
+     "values"},
+    {"predict-sparse", check_predict_sparse, P_PREDICT_SPARSE, "predict_sparse on the rows "
+     "held sparse gives bitwise predict's outputs, on the training X and on NaN and huge "
      "values"},
     {"determinism", prop_check, P_DETERMINISM, "the same G and seed give bitwise the same edge, "
      "outputs and hypothesis, on the same learner and on a fresh one"},

@@ -527,6 +527,13 @@ static void boundary_plots(const bl_rexp *e, size_t d, const bl_fig_opts *o, bl_
         }
         check_stored(e, d, a, &out.curve, fs);
         const bl_dataset *tr = &cache.train;
+        if (tr->sp) { /* 2-D plots read the points densely */
+            note(fs, "%s: decision boundaries skipped: the data is held sparse (set storage = "
+                 "dense in its [data] section)", e->data[d]);
+            bl_model_free(&mo);
+            bl_job_out_free(&out);
+            break;
+        }
         if (tr->d != 2) {
             note(fs, "%s: decision boundaries skipped: the data has %zu features, not 2",
                  e->data[d], tr->d);

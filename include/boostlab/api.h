@@ -52,14 +52,18 @@ boostlab_problem *boostlab_problem_colmajor(size_t m, size_t d, const float *x, 
                                             const double *w, char *err);
 /* Compressed sparse rows: row i's entries are indices[indptr[i] ..
  * indptr[i+1]) (increasing 0-based feature numbers < d) and the matching
- * data; absent entries are 0 (as in LIBSVM files), not missing. */
+ * data; absent entries are 0 (as in LIBSVM files), not missing.  Below a
+ * density of 0.1 the problem stays sparse (memory ~ the entries, never
+ * m x d; learners that need dense data get a copy at training), else it
+ * is copied dense. */
 boostlab_problem *boostlab_problem_csr(size_t m, size_t d, const int64_t *indptr,
                                        const int32_t *indices, const double *data,
                                        const int *y, const double *w, char *err);
 /* Read a data file as `boostlab train --data` does: format "csv",
  * "libsvm", "idx" or NULL (idx when idx_labels is given, else from the
  * name, else CSV); label_column: a CSV label column's name or 0-based
- * number, or NULL; idx_labels: the IDX labels file of IDX images. */
+ * number, or NULL; idx_labels: the IDX labels file of IDX images.  A
+ * LIBSVM file is held sparse below a density of 0.1. */
 boostlab_problem *boostlab_problem_read(const char *path, const char *format,
                                         const char *label_column, const char *idx_labels,
                                         char *err);

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Sparse data end to end: a LIBSVM file held sparse and the same data as a
+# dense CSV give the same stump models and predictions; test files with
+# features beyond the training width are read with those entries ignored
+# and counted; [data] storage and features are checked.
+. "$(dirname "$0")/lib.sh"
+
+# 120 rows, 3 classes, 60 features, ~6 entries a row (10%: sparse by auto),
+# some negative, one row with no entries
+"${PYTHON:-python3}" - "$TMP" <<'PY'
+import random, sys
+random.seed(7)
+d = 60
+rows = []
+for i in range(120):
+    c = i % 3
+    cols = sorted(set(random.sample(range(1, d + 1), 5) + [c * 7 + 1]))
+    if i == 5:
+        cols = []
+    rows.append((c, [(j, round(random.uniform(-2, 3), 2) or 0.5) for j in cols]))
+with open(sys.argv[1] + "/s.libsvm", "w") as f:
+    for c, e in rows:
+        f.write(" ".join([str(c)] + [f"{j}:{v}" for j, v in e]) + "\n")
+with open(sys.argv[1] + "/s.csv", "w") as f:
+    f.write("label," + ",".join(f"f{j + 1}" for j in range(d)) + "\n")
+    for c, e in rows:
+        x = ["0"] * d
+        for j, v in e:
+            x[j - 1] = str(v)
+        f.write(str(c) + "," + ",".join(x) + "\n")
+with open(sys.argv[1] + "/wide.libsvm", "w") as f:
+    for c, e in rows[:30]:
+        f.write(" ".join([str(c)] + [f"{j}:{v}" for j, v in e] + ["61:1", "75:2"]) + "\n")
+PY
+
+for recipe in mcboost-exp samme; do
+  "$BL" train -q -d "$TMP/s.libsvm" -r $recipe -i 25 -m "$TMP/sp.$recipe" 2>"$TMP/err" \
+    || fail "train on LIBSVM exited $?: $(cat "$TMP/err")"
+  "$BL" train -q -d "$TMP/s.csv" -r $recipe -i 25 -m "$TMP/de.$recipe" 2>"$TMP/err" \
+    || fail "train on CSV exited $?: $(cat "$TMP/err")"
+  cmp -s "$TMP/sp.$recipe" "$TMP/de.$recipe" || fail "$recipe: sparse and dense models differ"
+done
+
+"$BL" predict -m "$TMP/sp.mcboost-exp" -d "$TMP/s.libsvm" --scores >"$TMP/ps" 2>/dev/null \
+  || fail "predict on LIBSVM failed"
+"$BL" predict -m "$TMP/sp.mcboost-exp" -d "$TMP/s.csv" --scores >"$TMP/pd" 2>/dev/null \
+  || fail "predict on CSV failed"
+cmp -s "$TMP/ps" "$TMP/pd" || fail "predictions on sparse and dense input differ"
+[[ $(wc -l <"$TMP/ps") -eq 121 ]] || fail "expected 120 predictions and a header"
+
+# features beyond the model's are absent from it: ignored, counted
+"$BL" predict -m "$TMP/sp.mcboost-exp" -d "$TMP/wide.libsvm" >"$TMP/pw" 2>"$TMP/err" \
+  || fail "predict on a wider file exited $?: $(cat "$TMP/err")"
+grep -q "wide.libsvm: 60 entries of features beyond the model's 60 ignored" "$TMP/err" \
+  || fail "no count of ignored entries: $(cat "$TMP/err")"
+head -30 "$TMP/ps" | tail -29 | cut -d, -f1 >"$TMP/p30"
+sed -n 1,29p "$TMP/pw" | cmp -s - "$TMP/p30" || fail "ignored features changed predictions"
+
+# experiments: storage and features keys; a given test file may be wider
+cp "$TMP/s.libsvm" "$TMP/tr.libsvm"
+cat >"$TMP/e.ini" <<INI
+[experiment]
+name = sparse
+seed = 1
+repeats = 1
+iterations = 10
+
+[data narrow]
+file = tr.libsvm
+test_file = wide.libsvm
+features = 40
+storage = sparse
+
+[algorithm mcboost-exp]
+recipe = mcboost-exp
+INI
+"$BL" run -v -q -o "$TMP/run" "$TMP/e.ini" >"$TMP/sum" 2>"$TMP/err" \
+  || fail "run exited $?: $(cat "$TMP/err")"
+grep -q "tr.libsvm: [0-9]* entries of features beyond 40 ignored (features = N)" "$TMP/err" \
+  || fail "no count for features = 40: $(cat "$TMP/err")"
+grep -q "densified" "$TMP/err" && fail "the stump (predict_sparse) got a dense copy"
+grep -q "^features = 40$" "$TMP/run/experiment.ini" || fail "features not in the resolved ini"
+grep -q "^storage = sparse$" "$TMP/run/experiment.ini" || fail "storage not in the resolved ini"
+
+sed 's/^storage = sparse$/storage = thin/' "$TMP/e.ini" >"$TMP/bad.ini"
+expect_fail 1 "bad.ini:[0-9]*: \[data narrow\] storage: expected auto|dense|sparse, got 'thin'" \
+  -- "$BL" run -q -o "$TMP/out2" "$TMP/bad.ini"
+sed 's/^file = tr.libsvm$/file = s.csv/' "$TMP/e.ini" | grep -v '^test_file' >"$TMP/bad2.ini"
+expect_fail 1 "'features' only applies to LIBSVM" -- "$BL" run -q -o "$TMP/out3" "$TMP/bad2.ini"
+
+# a learner without sparse support gets a dense copy, said in the log
+sed 's/^recipe = mcboost-exp$/recipe = aoso-logitboost/' "$TMP/e.ini" >"$TMP/aoso.ini"
+"$BL" run -v -q -o "$TMP/out4" "$TMP/aoso.ini" >/dev/null 2>"$TMP/err" \
+  || fail "aoso run exited $?: $(cat "$TMP/err")"
+grep -q "does not take sparse data: densified .* MB)" "$TMP/err" \
+  || fail "no densify line: $(cat "$TMP/err")"
+
+finish
