@@ -143,7 +143,7 @@ static int read_pairs(const char *path, size_t ln, char *p, char *tok, size_t t,
             r->cols = bl_xrealloc(r->cols, r->nzcap * sizeof *r->cols);
             r->vals = bl_xrealloc(r->vals, r->nzcap * sizeof *r->vals);
         }
-        uint32_t idx;
+        uint32_t idx = 0;
         int pr = parse_pair(tok, o->d_hint, o->ignore_beyond, prev, &idx, &r->vals[r->nnz], err);
         if (pr < 0)
             return bl_errprefix(err, "%s:%zu: token %zu '%.*s%s'", path, ln, t, SHOW(tok));
