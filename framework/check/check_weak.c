@@ -245,7 +245,7 @@ static void do_fit(const struct wst *W, void *L, const struct wcase *w, uint64_t
     struct bl_fit_request rq = {.G = w->G, .c = w->c, .H = needs & (BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG) ? w->H : NULL, .seed = seed,
                                 .Hu = needs & BL_NEEDS_OFFDIAG ? w->Hu : NULL,
                                 .trial_loss = trial_loss, .trial_ctx = (void *)w};
-    struct bl_fit_result rs = {NULL, 0, 0.0, f->out, 0};
+    struct bl_fit_result rs = {.out = f->out};
     f->rc = W->ops->fit(L, &rq, &rs, f->err);
     f->hyp = rs.hyp;
     f->outdim = rs.outdim;

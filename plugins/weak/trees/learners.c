@@ -38,6 +38,10 @@ struct tl {
     double *acc;         /* class_sums: 2 k per thread, 64-byte apart      */
     uint32_t *rowent;    /* AOSO: each example's leaf's first entry ...    */
     int rowent_ok;       /* ... and every leaf has two (its pair)          */
+    uint32_t *moved;     /* AOSO: each example's leaf's classes, ascending
+                            (m x 2, BL_MOVED_NONE pads a one-class leaf) */
+    const double *mout;  /* AOSO: the out whose only nonzero entries are
+                            those moved lists (NULL: unknown)             */
     int hu_nonneg;       /* this tree's Hu >= 0 everywhere (select_pair)   */
 };
 
@@ -76,8 +80,10 @@ struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthrea
     L->ub = xcalloc(L->k, sizeof *L->ub);
     L->nsum = xcalloc(nodes * 2 * L->k, sizeof *L->nsum);
     L->hassum = xcalloc(nodes, sizeof *L->hassum);
-    if (o->kind == TL_AOSO)
+    if (o->kind == TL_AOSO) {
         L->rowent = xcalloc(L->m, sizeof *L->rowent);
+        L->moved = xcalloc(2 * L->m, sizeof *L->moved);
+    }
     return L;
 }
 
@@ -97,6 +103,7 @@ void tl_free(struct tl *L)
     free(L->out2);
     free(L->acc);
     free(L->rowent);
+    free(L->moved);
     free(L);
 }
 
@@ -390,6 +397,14 @@ static void emit_leaf(struct tl *L, struct tree *t, size_t q, const uint32_t *id
     if (L->rowent)
         for (size_t j = 0; j < n; j++)
             L->rowent[idx[j]] = first;
+    if (L->moved) { /* the sparse outputs' classes (weak.h moved) */
+        uint32_t a = t->ent[first].cls, b = ne - first == 2 ? t->ent[first + 1].cls : a;
+        uint32_t lo = a < b ? a : b, hi = a == b ? BL_MOVED_NONE : a < b ? b : a;
+        for (size_t j = 0; j < n; j++) {
+            L->moved[2 * (size_t)idx[j]] = lo;
+            L->moved[2 * (size_t)idx[j] + 1] = hi;
+        }
+    }
 }
 
 /* The tree of the grower's current shape with this learner's leaf values,
@@ -447,6 +462,25 @@ static void zero_rows(const struct tl *L, double *out)
 #endif
     for (size_t i = 0; i < m; i += 256)
         memset(out + i * k, 0, (m - i < 256 ? m - i : 256) * k * sizeof *out);
+}
+
+/* out = 0 for an AOSO tree: where the previous tree's moved lists say it
+ * wrote, when out is that tree's (weak.h: the host leaves it alone). */
+static void zero_moved(struct tl *L, double *out)
+{
+    if (L->mout != out) {
+        zero_rows(L, out);
+        return;
+    }
+    size_t m = L->m, k = L->k;
+    const uint32_t *mv = L->moved;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(L->nthreads) if (L->nthreads > 1 && m >= 4 * TL_PAR_ROWS)
+#endif
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < 2; j++)
+            if (mv[2 * i + j] != BL_MOVED_NONE)
+                out[i * k + mv[2 * i + j]] = 0.0;
 }
 
 /* ABC's k - 1 trees against base b into f and out (zeroed first). */
@@ -520,7 +554,11 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     }
     L->req = req;
     struct forest *f = forest_new(k);
-    zero_rows(L, res->out);
+    if (L->o.kind == TL_AOSO)
+        zero_moved(L, res->out);
+    else
+        zero_rows(L, res->out);
+    L->mout = NULL; /* until this tree's lists are complete */
     switch (L->o.kind) {
     case TL_AOSO: {
         struct grow_stats gs = {1, choose_aoso, fill_aoso, L};
@@ -596,5 +634,10 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     res->outdim = k;
     res->edge = edge > 0.0 ? edge : 0.0;
     res->trees = f->ntrees;
+    if (L->o.kind == TL_AOSO) { /* every row's leaf wrote its lists */
+        res->moved = L->moved;
+        res->nmoved = 2;
+        L->mout = res->out;
+    }
     return 0;
 }
