@@ -195,6 +195,43 @@ static double cross_sum(const struct tl *L, const uint32_t *idx, size_t n, int r
     return c;
 }
 
+/* The class of the largest bound but class skip (k: none), lowest on ties;
+ * k when every bound is taken (-inf). */
+static size_t top_bound(const double *ub, size_t k, size_t skip)
+{
+    size_t q = k;
+    for (size_t c = 0; c < k; c++)
+        if (c != skip && ub[c] != -HUGE_VAL && (q == k || ub[c] > ub[q]))
+            q = c;
+    return q;
+}
+
+/* C_rq and, on two threads when the node is large and q2 < k, C_rq2 too
+ * (each sum still one thread's, in row order); returns whether c2 is set. */
+static int cross_sums2(const struct tl *L, const uint32_t *idx, size_t n, int r, size_t q,
+                       size_t q2, double *c1, double *c2)
+{
+    int two = q2 < L->k && L->nthreads > 1 && n >= TL_PAR_ROWS;
+    if (!two) {
+        *c1 = cross_sum(L, idx, n, r, q);
+        return 0;
+    }
+#ifdef _OPENMP
+#pragma omp parallel sections num_threads(2)
+#endif
+    {
+#ifdef _OPENMP
+#pragma omp section
+#endif
+        *c1 = cross_sum(L, idx, n, r, q);
+#ifdef _OPENMP
+#pragma omp section
+#endif
+        *c2 = cross_sum(L, idx, n, r, q2);
+    }
+    return 1;
+}
+
 /* Rule (33)'s score of partner q: (G_r - G_q)^2 / (S_r + S_q + 2 C_rq). */
 static double pair_score(const double *gsum, const double *ssum, int r, size_t q, double c)
 {
@@ -237,17 +274,24 @@ static void select_pair(struct tl *L, const uint32_t *idx, size_t n, const doubl
         }
         double best = -1.0;
         for (;;) {
-            size_t q = k;
-            for (size_t c = 0; c < k; c++) /* largest bound, lowest class */
-                if (ub[c] != -HUGE_VAL && (q == k || ub[c] > ub[q]))
-                    q = c;
+            /* the next two partners in the loop's order (largest bound,
+             * lowest class); with threads both cross sums at once, each
+             * one thread's sum in row order, the second used only if the
+             * loop gets to it: the same partner and bits as one by one */
+            size_t q = top_bound(ub, k, k), q2 = q < k ? top_bound(ub, k, q) : k;
             if (q == k || ub[q] < best)
                 break;
-            ub[q] = -HUGE_VAL;
-            double sc = pair_score(gsum, ssum, r, q, cross_sum(L, idx, n, r, q));
-            if (sc > best || (sc == best && (int)q < s)) {
-                best = sc;
-                s = (int)q;
+            double c1, c2 = 0.0;
+            int got2 = cross_sums2(L, idx, n, r, q, q2, &c1, &c2);
+            for (int t = 0; t < 2; t++, q = q2, c1 = c2) {
+                if (t == 1 && (!got2 || ub[q2] < best))
+                    break;
+                ub[q] = -HUGE_VAL;
+                double sc = pair_score(gsum, ssum, r, q, c1);
+                if (sc > best || (sc == best && (int)q < s)) {
+                    best = sc;
+                    s = (int)q;
+                }
             }
         }
     }
