@@ -132,7 +132,7 @@ struct bl_loss_ops {
      * with zeros).  Feeds weak.h's label/margin. */
     bl_loss_hinge_fn hinge_targets;
 
-    /* ---- 2.1: lazy state ---------------------------------------------------
+    /* ---- lazy state --------------------------------------------------------
      * Optional: L(F), the loss keeping its own state from one call to the
      * next (the softmax keeps its shifted exps and each row's normaliser),
      * and the derivatives at F in arrays the loss owns, m x k each, valid

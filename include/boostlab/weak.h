@@ -63,7 +63,7 @@ struct bl_fit_result {
      * "trees added"; 0 counts as 1 */
     size_t trees;
 
-    /* ---- 2.1: sparse outputs ---------------------------------------------
+    /* ---- sparse outputs --------------------------------------------------
      * Optional (the host zeroes the result: nmoved 0 means dense, every
      * entry of out may be nonzero).  moved (m x nmoved, row-major) lists,
      * per example, the classes whose outputs in out may be nonzero, in

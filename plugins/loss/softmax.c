@@ -110,6 +110,20 @@ static void sm_destroy(void *self)
     free(L);
 }
 
+/* The first argmax of row Fi (k >= 1) and its value M, by selects. */
+static size_t row_max(const double *Fi, size_t k, double *M)
+{
+    size_t a = 0;
+    double v = Fi[0];
+    for (size_t r = 1; r < k; r++) {
+        int gt = Fi[r] > v;
+        a = gt ? r : a;
+        v = gt ? Fi[r] : v;
+    }
+    *M = v;
+    return a;
+}
+
 /* The cache of the previous eval (struct sm), for sm_chunk: when prev is
  * set, Fc, Mc, ac and E hold that eval's scores, shifts and exps, and are
  * brought up to date for F as the rows are done. */
@@ -128,13 +142,9 @@ BL_CLONES static double sm_chunk(const int *y, size_t k, const double *F, double
     double val = 0.0;
     for (size_t i = i0; i < i1; i++) {
         const double *Fi = F + i * k;
-        size_t yi = (size_t)y[i], a = 0;
-        double M = Fi[0], S0 = 0.0;
-        for (size_t r = 1; r < k; r++) { /* first argmax, by selects */
-            int gt = Fi[r] > M;
-            a = gt ? r : a;
-            M = gt ? Fi[r] : M;
-        }
+        size_t yi = (size_t)y[i];
+        double M, S0 = 0.0;
+        size_t a = row_max(Fi, k, &M);
         double *e = P ? P + i * k : NULL; /* each exp once: kept in P's row */
         if (e) {
             double *Ei = C->E + i * k, *Fci = C->Fc + i * k;
@@ -291,20 +301,6 @@ static int sm_hessian(void *self, const int *y, size_t m, size_t k, const double
 }
 
 /* ---- lazy state (loss.h update) ------------------------------------------ */
-
-/* The first argmax of row Fi and its value, by selects, as sm_chunk. */
-static size_t row_max(const double *Fi, size_t k, double *M)
-{
-    size_t a = 0;
-    double v = Fi[0];
-    for (size_t r = 1; r < k; r++) {
-        int gt = Fi[r] > v;
-        a = gt ? r : a;
-        v = gt ? Fi[r] : v;
-    }
-    *M = v;
-    return a;
-}
 
 struct sm_upd_ctx {
     struct sm *L;
