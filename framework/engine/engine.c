@@ -207,12 +207,11 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         cv->test_err0 = r.mt ? bl_error_rate(r.Ft, yt, r.mt, r.k) : NAN;
     }
     double prev_opt = L;
-    size_t ms = r.m * r.ns;
+    size_t ms = r.lazy ? 0 : r.m * r.ns; /* a lazy loss hands its own G (run.h) */
     for (int it = 0; rc == 0 && it < cfg->iterations; it++) {
         double t0 = bl_seconds();
-        /* the dual weights -dL/dF (a lazy loss hands its own, run.h) */
-#pragma omp parallel for schedule(static) if (ms >= 65536 && !r.lazy)
-        for (size_t j = 0; j < (r.lazy ? 0 : ms); j++)
+#pragma omp parallel for schedule(static) if (ms >= 65536)
+        for (size_t j = 0; j < ms; j++) /* the dual weights: -dL/dF */
             r.G[j] = -r.grad[j];
         int s = iterate(&r, it, t0, yt, mo, cv, &L, &prev_opt, err);
         if (s > 0)
