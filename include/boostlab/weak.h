@@ -71,9 +71,9 @@ struct bl_fit_result {
      * is 0 (+0).  E.g. an AOSO tree's leaf moves one pair: nmoved = 2.  The
      * host then adds the term to the scores on those entries only and tells
      * a loss with `update` (loss.h) which scores moved.  The array is the
-     * learner's, valid until its next fit or destroy.  With nmoved > 0 the
-     * host does not write to out until the next fit, so the learner may
-     * clear only the entries it set last time. */
+     * learner's, valid until its next fit or destroy.  out is still filled
+     * whole (zeros included): the host may hand a fresh buffer to every
+     * fit. */
     const uint32_t *moved;
     size_t nmoved;
 };

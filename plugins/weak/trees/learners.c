@@ -40,8 +40,6 @@ struct tl {
     int rowent_ok;       /* ... and every leaf has two (its pair)          */
     uint32_t *moved;     /* AOSO: each example's leaf's classes, ascending
                             (m x 2, BL_MOVED_NONE pads a one-class leaf) */
-    const double *mout;  /* AOSO: the out whose only nonzero entries are
-                            those moved lists (NULL: unknown)             */
     int hu_nonneg;       /* this tree's Hu >= 0 everywhere (select_pair)   */
 };
 
@@ -508,25 +506,6 @@ static void zero_rows(const struct tl *L, double *out)
         memset(out + i * k, 0, (m - i < 256 ? m - i : 256) * k * sizeof *out);
 }
 
-/* out = 0 for an AOSO tree: where the previous tree's moved lists say it
- * wrote, when out is that tree's (weak.h: the host leaves it alone). */
-static void zero_moved(struct tl *L, double *out)
-{
-    if (L->mout != out) {
-        zero_rows(L, out);
-        return;
-    }
-    size_t m = L->m, k = L->k;
-    const uint32_t *mv = L->moved;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(L->nthreads) if (L->nthreads > 1 && m >= 4 * TL_PAR_ROWS)
-#endif
-    for (size_t i = 0; i < m; i++)
-        for (size_t j = 0; j < 2; j++)
-            if (mv[2 * i + j] != BL_MOVED_NONE)
-                out[i * k + mv[2 * i + j]] = 0.0;
-}
-
 /* ABC's k - 1 trees against base b into f and out (zeroed first). */
 static void abc_trees(struct tl *L, int b, struct forest *f, double *out)
 {
@@ -598,11 +577,7 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     }
     L->req = req;
     struct forest *f = forest_new(k);
-    if (L->o.kind == TL_AOSO)
-        zero_moved(L, res->out);
-    else
-        zero_rows(L, res->out);
-    L->mout = NULL; /* until this tree's lists are complete */
+    zero_rows(L, res->out);
     switch (L->o.kind) {
     case TL_AOSO: {
         struct grow_stats gs = {1, choose_aoso, fill_aoso, L};
@@ -681,7 +656,6 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     if (L->o.kind == TL_AOSO) { /* every row's leaf wrote its lists */
         res->moved = L->moved;
         res->nmoved = 2;
-        L->mout = res->out;
     }
     return 0;
 }
