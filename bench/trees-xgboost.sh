@@ -4,13 +4,15 @@
 # on the same split and the same number of threads.  XGBoost (Debian's, via
 # bench/xgb_peer.py): multi:softprob, tree_method=hist, grow_policy=lossguide,
 # max_leaves=20, eta=0.1, max_bin=256, 500 rounds on letter (first 16000 rows
-# train, last 4000 test) and 200 on Fashion-MNIST (60000/10000).  boostlab:
+# train, last 4000 test), 200 on Fashion-MNIST (60000/10000), 100 on
+# pendigits and optdigits (their train and test files).  boostlab:
 # the recipe aoso-logitboost, with as many iterations as it takes to add at
 # least as many trees as XGBoost (k per round).  One markdown table per data
 # set: time per tree (median iteration or round / trees it adds), training
 # wall time, final test error, the wall time at which each first reaches
 # XGBoost's final test error, process wall time and peak RSS (GNU time).
-#   bench/trees-xgboost.sh [--quick] [--threads N] [--data letter|fashion-mnist]
+#   bench/trees-xgboost.sh [--quick] [--threads N]
+#                          [--data letter|pendigits|optdigits|fashion-mnist]
 #                          [--rounds N] [--out DIR]
 # --quick: 50 rounds on letter, 20 on Fashion-MNIST; --rounds N: N on each;
 # --out DIR keeps the INIs, curves and logs.  Environment: BL (the boostlab
@@ -108,6 +110,9 @@ for s in $SETS; do
     letter)
       bench letter "${ROUNDS:-$((QUICK ? 50 : 500))}" 4000 \
         "--letter $ROOT/data/letter.csv --first 16000" "$section" ;;
+    pendigits|optdigits)
+      bench "$s" "${ROUNDS:-$((QUICK ? 50 : 100))}" "$(($(wc -l <"$ROOT/data/$s.test.csv") - 1))" \
+        "--csv $ROOT/data/$s.train.csv $ROOT/data/$s.test.csv" "$section" ;;
     fashion-mnist)
       bench fashion-mnist "${ROUNDS:-$((QUICK ? 20 : 200))}" 10000 "--idx $FMNIST" "$section" ;;
   esac

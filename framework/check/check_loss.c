@@ -525,6 +525,51 @@ static int prop_determinism(struct lst *L, const struct lcase *cs, chk_buf *why,
     return fail;
 }
 
+/* update (loss.h, lazy state): from F (moved NULL), then after at most two
+ * entries per row moved to F2's values (in every other row the row's
+ * largest score moves above all, so that its shift changes), value and
+ * derivatives are bit for bit those of eval and hessian at the new scores. */
+static int prop_update(struct lst *L, const struct lcase *cs, chk_buf *why, chk_buf *more)
+{
+    size_t m = cs->m, k = cs->k, n = m * k;
+    int hess = L->ops->hessian != NULL;
+    uint32_t *mv = malloc(2 * m * sizeof *mv);
+    double *F = malloc(n * sizeof *F), *g = malloc(n * sizeof *g), *h = malloc(2 * n * sizeof *h);
+    const double *d[3] = {NULL, NULL, NULL};
+    memcpy(F, cs->F, n * sizeof *F);
+    L->ops->update(L->self, cs->y, m, k, F, NULL, 0, hess, d);
+    for (size_t i = 0; i < m; i++) {
+        size_t r = (i + cs->seed) % k, q = (r + 1 + i) % k;
+        double *Fi = F + i * k, top = Fi[0];
+        for (size_t c = 1; c < k; c++)
+            top = Fi[c] > top ? Fi[c] : top;
+        Fi[r] = i % 2 ? top + 1.0 : cs->F2[i * k + r];
+        mv[2 * i] = (uint32_t)(r < q ? r : q);
+        mv[2 * i + 1] = q == r ? BL_MOVED_NONE : (uint32_t)(r < q ? q : r);
+        if (q != r)
+            Fi[q] = cs->F2[i * k + q];
+    }
+    double v = L->ops->update(L->self, cs->y, m, k, F, mv, 2, hess, d);
+    double e = L->ops->eval(L->self, cs->y, m, k, F, g);
+    if (hess && L->ops->hessian(L->self, cs->y, m, k, F, BL_HESS_DIAG_RANK1, h) < 0)
+        hess = 0;
+    for (size_t j = 0; j < n; j++)
+        g[j] = -g[j];
+    const char *what = memcmp(&v, &e, sizeof v) ? "the value"
+                       : memcmp(d[0], g, n * sizeof *g) ? "-dL/dF"
+                       : hess && d[1] && memcmp(d[1], h, n * sizeof *h) ? "the Hessian's h"
+                       : hess && d[2] && memcmp(d[2], h + n, n * sizeof *h) ? "the Hessian's u"
+                                                                            : NULL;
+    if (what) {
+        chk_printf(why, "update after moving two scores a row: %s differs from eval and "
+                   "hessian's at the same F", what);
+        chk_printf(more, "update %.17g, eval %.17g\n", v, e);
+        chk_vec(more, "F", F, n);
+    }
+    free(mv), free(F), free(g), free(h);
+    return what != NULL;
+}
+
 /* ---- search and shrink ---------------------------------------------------------- */
 
 struct lspec {
@@ -953,6 +998,18 @@ static enum chk_status check_hinge(chk_ctx *c)
                         "s) with the targets given, one scale for all");
 }
 
+static enum chk_status check_update(chk_ctx *c)
+{
+    if (!((const struct bl_loss_ops *)c->p->ops)->update) {
+        chk_detail(c, "no update (optional)");
+        return CHK_SKIP;
+    }
+    struct lspec sp = {"update", shapes_std, NEL(shapes_std), scales_std, NEL(scales_std),
+                       GEN_SMOOTH, 0, prop_update, 1};
+    return simple_check(c, &sp, "update after two scores a row moved gives eval's value and "
+                        "-gradient and hessian's h and u bit for bit");
+}
+
 static enum chk_status check_determinism(chk_ctx *c)
 {
     struct lspec sp = {"determinism", shapes_std, NEL(shapes_std), scales_std, NEL(scales_std),
@@ -987,6 +1044,7 @@ const chk_def chk_loss_checks[] = {
     {"coded-gradient", check_coded_gradient, 0, NULL},
     {"coded-extreme", check_coded_extreme, 0, NULL},
     {"hinge", check_hinge, 0, NULL},
+    {"update", check_update, 0, NULL},
     {"determinism", check_determinism, 0, NULL},
 };
 const size_t chk_loss_count = sizeof chk_loss_checks / sizeof chk_loss_checks[0];

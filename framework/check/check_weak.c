@@ -196,7 +196,38 @@ struct fit {
     double edge;
     double *out;              /* m x c, as the engine allocates it */
     char *text;               /* what save wrote */
+    const char *moved_bad;    /* what is wrong with its sparse outputs */
 };
+
+/* NULL when the moved lists (weak.h) hold: per row ascending classes below
+ * c, then only BL_MOVED_NONE, and every entry of out they leave out +0. */
+static const char *moved_problem(const uint32_t *mv, size_t nm, const double *out, size_t m,
+                                 size_t c)
+{
+    if (!mv)
+        return "nmoved > 0 but moved is NULL";
+    for (size_t i = 0; i < m; i++) {
+        const uint32_t *mi = mv + i * nm;
+        size_t next = 0; /* the lowest class an entry may name */
+        for (size_t j = 0; j < nm; j++) {
+            if (mi[j] == BL_MOVED_NONE) {
+                next = c;
+                continue;
+            }
+            if (mi[j] >= c || mi[j] < next)
+                return "a row lists a class out of range, twice, out of order or after padding";
+            next = mi[j] + 1;
+        }
+        for (size_t l = 0; l < c; l++) {
+            int listed = 0;
+            for (size_t j = 0; j < nm; j++)
+                listed |= mi[j] == l;
+            if (!listed && (out[i * c + l] != 0.0 || signbit(out[i * c + l])))
+                return "an output of a class the row's list leaves out is not +0";
+        }
+    }
+    return NULL;
+}
 
 static void fit_free(const struct wst *W, struct fit *f)
 {
@@ -248,11 +279,13 @@ static void do_fit(const struct wst *W, void *L, const struct wcase *w, uint64_t
     struct bl_fit_request rq = {.G = w->G, .c = w->c, .H = needs & (BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG) ? w->H : NULL, .seed = seed,
                                 .Hu = needs & BL_NEEDS_OFFDIAG ? w->Hu : NULL,
                                 .trial_loss = trial_loss, .trial_ctx = (void *)w};
-    struct bl_fit_result rs = {NULL, 0, 0.0, f->out, 0};
+    struct bl_fit_result rs = {.out = f->out};
     f->rc = W->ops->fit(L, &rq, &rs, f->err);
     f->hyp = rs.hyp;
     f->outdim = rs.outdim;
     f->edge = rs.edge;
+    if (f->rc == 0 && rs.nmoved)
+        f->moved_bad = moved_problem(rs.moved, rs.nmoved, f->out, w->m, w->c);
     if (f->rc == 0 && f->hyp)
         f->text = save_text(W, f->hyp);
 }
@@ -352,6 +385,11 @@ static int run_case(struct wst *W, const struct wcase *w, chk_buf *why, chk_buf 
     }
     if (!f.hyp) {
         chk_printf(why, "fit returned 0 but no hypothesis");
+        fail = 1;
+        goto out;
+    }
+    if (f.moved_bad) {
+        chk_printf(why, "sparse outputs (bl_fit_result.moved): %s", f.moved_bad);
         fail = 1;
         goto out;
     }

@@ -146,7 +146,7 @@ static int iterate(bl_run *r, int it, double t0, const int *yt, bl_model *mo, bl
     const bl_boost_cfg *cfg = r->cfg;
     const bl_space *sp = r->sp;
     double t1 = bl_seconds();
-    struct bl_fit_result res = {NULL, 0, 0, r->out, 0};
+    struct bl_fit_result res = {.out = r->out};
     if (sp->fit(r, it, mo, &res, err) < 0)
         return -1;
     double t2 = bl_seconds();
@@ -166,7 +166,7 @@ static int iterate(bl_run *r, int it, double t0, const int *yt, bl_model *mo, bl
     bl_curve_push(cv);
     size_t n = cv->n - 1;
     cv->train_loss[n] = *L;
-    cv->train_err[n] = bl_error_rate(r->F, r->tr->y, r->m, r->k);
+    cv->train_err[n] = bl_run_train_error(r);
     cv->test_err[n] = r->mt ? bl_error_rate(r->Ft, yt, r->mt, r->k) : NAN;
     cv->edge[n] = res.edge;
     cv->solver_iters[n] = iters;
@@ -207,7 +207,7 @@ int bl_boost(const bl_boost_cfg *cfg, const struct bl_train *tr, const struct bl
         cv->test_err0 = r.mt ? bl_error_rate(r.Ft, yt, r.mt, r.k) : NAN;
     }
     double prev_opt = L;
-    size_t ms = r.m * r.ns;
+    size_t ms = r.lazy ? 0 : r.m * r.ns; /* a lazy loss hands its own G (run.h) */
     for (int it = 0; rc == 0 && it < cfg->iterations; it++) {
         double t0 = bl_seconds();
 #pragma omp parallel for schedule(static) if (ms >= 65536)

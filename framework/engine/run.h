@@ -68,6 +68,17 @@ typedef struct bl_run {
     size_t *outdim;
     const struct bl_space *sp;
     void *st;                   /* the strategy's own state */
+    /* the lazy hand-off (class space, loss.h update): the loss's own
+     * derivatives at F (-dL/dF, then h and u or NULL), and the entries the
+     * newest term moved (weak.h bl_fit_result.moved; NULL: all of them) */
+    int lazy;
+    const double *ld[3];
+    const uint32_t *moved;
+    size_t nmoved;
+    /* lazy runs: each training row's first argmax of F, and how many of
+     * them miss the label (kept up to date from what moved) */
+    int *amax;
+    size_t wrong;
 } bl_run;
 
 /* One score space.  Every operation returns 0, or -1 with err set. */
@@ -99,6 +110,8 @@ extern const bl_space bl_space_class, bl_space_coded, bl_space_code, bl_space_in
 
 /* ---- shared by the strategies (space_class.c) ---------------------------- */
 
+/* The training error rate at F (bl_error_rate's, from r->amax when kept). */
+double bl_run_train_error(const bl_run *r);
 /* The loss on the class scores F (class, coded, inputs, outputs). */
 double bl_run_class_loss(bl_run *r);
 /* Train and test class scores after the newest term's coefficients. */

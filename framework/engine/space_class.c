@@ -15,13 +15,85 @@
 
 double bl_run_class_loss(bl_run *r)
 {
-    return r->lo->eval(r->loss, r->tr->y, r->m, r->k, r->F, r->grad);
+    if (!r->lazy)
+        return r->lo->eval(r->loss, r->tr->y, r->m, r->k, r->F, r->grad);
+    double L = r->lo->update(r->loss, r->tr->y, r->m, r->k, r->F, r->moved, r->nmoved,
+                             (r->needs & BL_NEEDS_HESSIAN) != 0, r->ld);
+    r->moved = NULL; /* consumed: the next scores say again what moved */
+    return L;
+}
+
+double bl_run_train_error(const bl_run *r)
+{
+    if (!r->amax)
+        return bl_error_rate(r->F, r->tr->y, r->m, r->k);
+    return r->m ? (double)r->wrong / (double)r->m : 0.0;
+}
+
+/* Every row's first argmax of F afresh, and the count of misses. */
+static void argmax_all(bl_run *r)
+{
+    size_t wrong = 0;
+    bl_argmax_rows(r->F, r->m, r->k, r->amax);
+    for (size_t i = 0; i < r->m; i++)
+        wrong += r->amax[i] != r->tr->y[i];
+    r->wrong = wrong;
+}
+
+/* F += the newest term's outputs times w on the entries it moved (weak.h
+ * bl_fit_result.moved): the others add w_r 0, which leaves F as it is (F
+ * is never -0: it starts at +0 and a sum that cancels rounds to +0), so
+ * this is bl_add_term's F bit for bit.  Each row's first argmax follows:
+ * only a moved class can take it, unless it was the argmax itself. */
+static void add_moved(bl_run *r, const double *w)
+{
+    size_t k = r->k, nm = r->nmoved, wrong = 0;
+    const double *out = r->cls;
+    double *F = r->F;
+    const uint32_t *mv = r->moved;
+    const int *y = r->tr->y;
+    int *amax = r->amax;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) reduction(+ : wrong) if (r->m * nm >= 65536)
+#endif
+    for (size_t i = 0; i < r->m; i++) {
+        double *Fi = F + i * k;
+        const uint32_t *mi = mv + i * nm;
+        size_t a = (size_t)amax[i];
+        int rescan = 0;
+        for (size_t j = 0; j < nm; j++)
+            if (mi[j] != BL_MOVED_NONE) {
+                Fi[mi[j]] += out[i * k + mi[j]] * w[mi[j]];
+                rescan |= mi[j] == a;
+            }
+        if (rescan) {
+            bl_argmax_rows(Fi, 1, k, amax + i);
+        } else {
+            for (size_t j = 0; j < nm; j++) { /* ascending: the first of equals */
+                size_t c = mi[j];
+                if (c != BL_MOVED_NONE && (Fi[c] > Fi[a] || (Fi[c] == Fi[a] && c < a)))
+                    a = c;
+            }
+            amax[i] = (int)a;
+        }
+        wrong += amax[i] != y[i];
+    }
+    r->wrong = wrong;
 }
 
 void bl_run_class_scores(bl_run *r, const bl_model *mo)
 {
     size_t m = r->m, mt = r->mt, k = r->k, t = mo->t, tod = r->tod;
     const bl_term *term = &mo->term[t - 1];
+    if (r->moved && !r->tc) { /* sparse outputs: both sides touch what moved */
+        add_moved(r, term->w);
+        if (!mt)
+            return;
+        if (r->wo->predict_add && !term->code) {
+            r->wo->predict_add(term->hyp, r->Xth, term->w, k, r->Ft);
+            return;
+        }
+    }
     if (mt) {
         bl_term_outputs_any(mo, term, r->Xth, r->Sth, r->tout, r->tscratch);
         if (r->tc) {
@@ -30,7 +102,10 @@ void bl_run_class_scores(bl_run *r, const bl_model *mo)
         }
     }
     if (!r->tc) {
-        bl_add_term(r->F, m, k, r->cls, tod, term->w);
+        if (!r->moved)
+            bl_add_term(r->F, m, k, r->cls, tod, term->w);
+        if (!r->moved && r->amax)
+            argmax_all(r);
         if (mt)
             bl_add_term(r->Ft, mt, k, r->tout, tod, term->w);
         return;
@@ -75,6 +150,8 @@ int bl_run_needs_init(bl_run *r, bl_error *err)
                        "without an output coding (coding %s)", a->weak->plugin->name, what,
                        a->coding->plugin->name);
     size_t mk = r->m * r->k;
+    if (r->lazy && r->lo->hessian) /* update gives both forms (loss.h) */
+        return 0;
     r->hess = bl_xcalloc(r->needs & BL_NEEDS_OFFDIAG ? 2 * mk : mk, sizeof *r->hess);
     if (!r->lo->hessian || hessian_fill(r) < 0)
         return bl_errf(err, "weak learner %s needs the loss's %s, and loss %s does not provide "
@@ -87,6 +164,11 @@ int bl_run_hessian(bl_run *r, int it, struct bl_fit_request *req, bl_error *err)
 {
     if (!(r->needs & BL_NEEDS_HESSIAN))
         return 0;
+    if (r->lazy) { /* the loss's update left them at the current F */
+        req->H = r->ld[1];
+        req->Hu = r->needs & BL_NEEDS_OFFDIAG ? r->ld[2] : NULL;
+        return 0;
+    }
     if (it > 0 && hessian_fill(r) < 0) /* set-up filled it at F = 0 */
         return bl_errf(err, "loss %s gave no Hessian", r->cfg->loss->plugin->name);
     req->H = r->hess;
@@ -98,7 +180,7 @@ int bl_run_fit(bl_run *r, const struct bl_fit_request *req, struct bl_fit_result
                bl_error *err)
 {
     char msg[BL_ERR_MAX] = "";
-    *res = (struct bl_fit_result){NULL, 0, 0, r->out, 0};
+    *res = (struct bl_fit_result){.out = r->out};
     if (r->wo->fit(r->weak, req, res, msg) < 0)
         return bl_errf(err, "weak learner %s: %s", r->cfg->weak->plugin->name, msg);
     return 0;
@@ -115,17 +197,34 @@ static double trial_loss(void *ctx, const double *D)
     return r->lo->eval(r->loss, r->tr->y, r->m, r->k, r->Fw, NULL);
 }
 
+/* The lazy hand-off is on unless BOOSTLAB_LAZY=0 (for comparing it with
+ * the dense path, which gives the same bits). */
+static int lazy_wanted(void)
+{
+    const char *v = getenv("BOOSTLAB_LAZY");
+    return !(v && strcmp(v, "0") == 0);
+}
+
 static int class_init(bl_run *r, bl_model *mo, bl_error *err)
 {
     (void)mo, (void)err;
     r->ns = r->wide = r->k;
+    /* a totally corrective solver rebuilds F from every term: nothing is
+     * incremental there */
+    r->lazy = r->lo->update && !r->tc && lazy_wanted();
+    if (r->lazy) {
+        r->amax = bl_xcalloc(r->m, sizeof *r->amax); /* F = 0: class 0 (F comes later) */
+        r->wrong = 0;
+        for (size_t i = 0; i < r->m; i++)
+            r->wrong += r->tr->y[i] != 0;
+    }
     return 0;
 }
 
 static int class_fit(bl_run *r, int it, bl_model *mo, struct bl_fit_result *res, bl_error *err)
 {
     (void)mo;
-    struct bl_fit_request req = {.G = r->G, .c = r->k,
+    struct bl_fit_request req = {.G = r->lazy ? r->ld[0] : r->G, .c = r->k,
                                  .seed = bl_seed_derive(r->cfg->seed, "weak", (uint64_t)it),
                                  .trial_loss = trial_loss, .trial_ctx = r};
     if (bl_run_hessian(r, it, &req, err) < 0)
@@ -139,12 +238,17 @@ static int class_add(bl_run *r, int it, bl_model *mo, struct bl_fit_result *res,
     bl_model_add(mo, res->hyp, res->outdim);
     r->cls = r->out;
     r->tod = res->outdim;
+    if (r->lazy && res->nmoved && res->moved && res->outdim == r->k) {
+        r->moved = res->moved;
+        r->nmoved = res->nmoved;
+    }
     return 0;
 }
 
 static void class_free(bl_run *r)
 {
-    (void)r;
+    free(r->amax);
+    r->amax = NULL;
 }
 
 const bl_space bl_space_class = {"class", class_init, bl_run_class_loss, class_fit, class_add,

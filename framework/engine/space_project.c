@@ -214,7 +214,7 @@ static int outputs_fit(bl_run *r, int it, bl_model *mo, struct bl_fit_result *be
             s->gcol[i] = g;
         }
         struct bl_fit_request req = {.G = s->gcol, .c = 1, .seed = seed};
-        struct bl_fit_result res = {NULL, 0, 0, s->pout, 0};
+        struct bl_fit_result res = {.out = s->pout};
         if (r->wo->fit(r->weak, &req, &res, msg) < 0) {
             rc = bl_errf(err, "weak learner %s: %s", name, msg);
         } else if (res.outdim != 1) {

@@ -37,6 +37,9 @@ typedef void (*bl_loss_pairs_fn)(void *self, const int *y, size_t m, size_t k, c
                                  double *P);
 typedef int (*bl_loss_hinge_fn)(void *self, const int *y, size_t m, size_t k, const double *F,
                                 const double *col, double *label, double *margin);
+typedef double (*bl_loss_update_fn)(void *self, const int *y, size_t m, size_t k,
+                                   const double *F, const uint32_t *moved, size_t nmoved,
+                                   int hess, const double *d[3]);
 
 struct bl_loss_ops {
     /* sizeof(struct bl_loss_ops) (plugin.h, "ops tables"). */
@@ -128,6 +131,28 @@ struct bl_loss_ops {
      * or -1 when that form does not hold for this column (e.g. a column
      * with zeros).  Feeds weak.h's label/margin. */
     bl_loss_hinge_fn hinge_targets;
+
+    /* ---- lazy state --------------------------------------------------------
+     * Optional: L(F), the loss keeping its own state from one call to the
+     * next (the softmax keeps its shifted exps and each row's normaliser),
+     * and the derivatives at F in arrays the loss owns, m x k each, valid
+     * until the next update or destroy:
+     *     d[0] = -dL/dF (the dual weights),
+     *     d[1], d[2] = h and u of hessian's BL_HESS_DIAG_RANK1 form, when
+     *                  hess is nonzero (else NULL).
+     * moved (m x nmoved, padded with BL_MOVED_NONE, as weak.h's
+     * bl_fit_result.moved) says where F may differ from the F of this
+     * instance's previous update: only in the entries (i, moved[i nmoved +
+     * j]).  moved NULL (always so in the first call): anywhere.  The loss
+     * may then redo per row only what those entries change, but the value
+     * and d must be bit for bit what eval and hessian give at F, and the
+     * value's per-row terms summed by fixed chunks (parallel.h), so that a
+     * run's curves do not depend on which path it takes nor on the thread
+     * count.  The host calls it in class space, once per iteration at the
+     * new scores, in place of eval and hessian (which it still calls for
+     * other scores, e.g. line searches; they must not disturb this state).
+     * NULL: the host calls eval and hessian as before. */
+    bl_loss_update_fn update;
 };
 
 #ifdef __cplusplus

@@ -62,7 +62,24 @@ struct bl_fit_result {
     /* trees (base models) in this hypothesis, for the convergence count
      * "trees added"; 0 counts as 1 */
     size_t trees;
+
+    /* ---- sparse outputs --------------------------------------------------
+     * Optional (the host zeroes the result: nmoved 0 means dense, every
+     * entry of out may be nonzero).  moved (m x nmoved, row-major) lists,
+     * per example, the classes whose outputs in out may be nonzero, in
+     * ascending order, padded with BL_MOVED_NONE; every other entry of out
+     * is 0 (+0).  E.g. an AOSO tree's leaf moves one pair: nmoved = 2.  The
+     * host then adds the term to the scores on those entries only and tells
+     * a loss with `update` (loss.h) which scores moved.  The array is the
+     * learner's, valid until its next fit or destroy.  out is still filled
+     * whole (zeros included): the host may hand a fresh buffer to every
+     * fit. */
+    const uint32_t *moved;
+    size_t nmoved;
 };
+
+/* Padding of bl_fit_result.moved (and loss.h's update): no class. */
+#define BL_MOVED_NONE UINT32_MAX
 
 /* What a learner asks the engine to put in each request (bl_weak_ops.needs). */
 enum bl_weak_needs {

@@ -75,6 +75,13 @@ struct sm {
     size_t cm, ck;
     int valid;
     int hess_asked; /* cache only for callers that ever ask for a Hessian */
+    /* update's own state (loss.h "lazy state"), apart from eval's cache so
+     * that line searches at other scores leave it alone: per example the
+     * shift uM and its class ua, the shifted exps uE (m x k, uE_ia unused),
+     * and the derivatives handed out, uG = -dL/dF, uH, uU (m x k each). */
+    double *uM, *uE, *uG, *uH, *uU;
+    int *ua;
+    size_t um, uk;
 };
 
 static void *sm_create(const struct bl_host *host, const union bl_value *params,
@@ -99,7 +106,22 @@ static void sm_destroy(void *self)
     free(L->Mc);
     free(L->E);
     free(L->ac);
+    free(L->uM), free(L->uE), free(L->uG), free(L->uH), free(L->uU), free(L->ua);
     free(L);
+}
+
+/* The first argmax of row Fi (k >= 1) and its value M, by selects. */
+static size_t row_max(const double *Fi, size_t k, double *M)
+{
+    size_t a = 0;
+    double v = Fi[0];
+    for (size_t r = 1; r < k; r++) {
+        int gt = Fi[r] > v;
+        a = gt ? r : a;
+        v = gt ? Fi[r] : v;
+    }
+    *M = v;
+    return a;
 }
 
 /* The cache of the previous eval (struct sm), for sm_chunk: when prev is
@@ -120,13 +142,9 @@ BL_CLONES static double sm_chunk(const int *y, size_t k, const double *F, double
     double val = 0.0;
     for (size_t i = i0; i < i1; i++) {
         const double *Fi = F + i * k;
-        size_t yi = (size_t)y[i], a = 0;
-        double M = Fi[0], S0 = 0.0;
-        for (size_t r = 1; r < k; r++) { /* first argmax, by selects */
-            int gt = Fi[r] > M;
-            a = gt ? r : a;
-            M = gt ? Fi[r] : M;
-        }
+        size_t yi = (size_t)y[i];
+        double M, S0 = 0.0;
+        size_t a = row_max(Fi, k, &M);
         double *e = P ? P + i * k : NULL; /* each exp once: kept in P's row */
         if (e) {
             double *Ei = C->E + i * k, *Fci = C->Fc + i * k;
@@ -282,6 +300,122 @@ static int sm_hessian(void *self, const int *y, size_t m, size_t k, const double
     return 0;
 }
 
+/* ---- lazy state (loss.h update) ------------------------------------------ */
+
+struct sm_upd_ctx {
+    struct sm *L;
+    const int *y;
+    size_t k;
+    const double *F;
+    const uint32_t *moved; /* NULL: every entry */
+    size_t nmoved;
+    int hess;
+    double sc, su;
+};
+
+/* Brings the exps of row i up to date: only the moved entries when the
+ * row's shift and its class stay, else all.  Every exp is exp(F_ir - M)
+ * of the row's current F and shift, as sm_chunk computes it. */
+static void upd_exps(const struct sm_upd_ctx *c, size_t i, const double *Fi, double *Ei)
+{
+    struct sm *L = c->L;
+    size_t k = c->k, a = 0;
+    double M = 0.0;
+    const uint32_t *mv = c->moved ? c->moved + i * c->nmoved : NULL;
+    int full = !mv;
+    if (mv) { /* the shift moves when its class moved or a moved score passes it */
+        a = (size_t)L->ua[i];
+        M = L->uM[i];
+        for (size_t j = 0; j < c->nmoved && !full; j++)
+            full = mv[j] != BL_MOVED_NONE && (mv[j] == a || Fi[mv[j]] > M ||
+                                              (Fi[mv[j]] == M && mv[j] < a));
+    }
+    if (!full) {
+        for (size_t j = 0; j < c->nmoved; j++)
+            if (mv[j] != BL_MOVED_NONE)
+                Ei[mv[j]] = exp(Fi[mv[j]] - M);
+        return;
+    }
+    size_t na = row_max(Fi, k, &M);
+    int keep = mv && na == a && M == L->uM[i];
+    for (size_t r = 0; r < k; r++)
+        if (r != na && !keep)
+            Ei[r] = exp(Fi[r] - M);
+    if (keep)
+        for (size_t j = 0; j < c->nmoved; j++)
+            if (mv[j] != BL_MOVED_NONE)
+                Ei[mv[j]] = exp(Fi[mv[j]] - M);
+    L->uM[i] = M;
+    L->ua[i] = (int)na;
+}
+
+/* Rows [i0, i1): their exps brought to F, then value and derivatives from
+ * them with sm_chunk's expressions (the same bits as eval and hessian). */
+static double upd_rows(void *ctx, size_t i0, size_t i1)
+{
+    const struct sm_upd_ctx *c = ctx;
+    struct sm *L = c->L;
+    size_t k = c->k;
+    double val = 0.0, sc = c->sc, su = c->su;
+    for (size_t i = i0; i < i1; i++) {
+        const double *Fi = c->F + i * k;
+        double *Ei = L->uE + i * k, *Gi = L->uG + i * k, *Hi = L->uH + i * k,
+               *Ui = L->uU + i * k;
+        upd_exps(c, i, Fi, Ei);
+        size_t a = (size_t)L->ua[i], yi = (size_t)c->y[i];
+        double M = L->uM[i], S0 = 0.0;
+        for (size_t r = 0; r < k; r++)
+            if (r != a)
+                S0 += Ei[r];
+        double S = 1.0 + S0;
+        val += (M - Fi[yi]) + log1p(S0);
+        for (size_t r = 0; r < k; r++) {
+            double er = r == a ? 1.0 : Ei[r];
+            double p = er / S, q = (r == a ? S0 : S - er) / S;
+            Gi[r] = r == yi ? sc * q : -(sc * p); /* -(sc (p - [r = y])) */
+            if (c->hess) {
+                Hi[r] = sc * (p * q);
+                Ui[r] = su * p;
+            }
+        }
+    }
+    return sc * val;
+}
+
+static double *upd_alloc(size_t n)
+{
+    double *p = malloc(n * sizeof *p);
+    if (!p) {
+        fputs("softmax: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+static double sm_update(void *self, const int *y, size_t m, size_t k, const double *F,
+                        const uint32_t *moved, size_t nmoved, int hess, const double *d[3])
+{
+    struct sm *L = self;
+    if (L->um != m || L->uk != k) { /* a new shape: everything from F */
+        free(L->uM), free(L->uE), free(L->uG), free(L->uH), free(L->uU), free(L->ua);
+        size_t n = m * k > 0 ? m * k : 1;
+        L->uE = upd_alloc(n), L->uG = upd_alloc(n), L->uH = upd_alloc(n);
+        L->uU = upd_alloc(n), L->uM = upd_alloc(m ? m : 1);
+        L->ua = malloc((m ? m : 1) * sizeof *L->ua);
+        if (!L->ua)
+            abort();
+        L->um = m, L->uk = k;
+        moved = NULL;
+    }
+    double sc = scale_of(L, m ? m : 1);
+    struct sm_upd_ctx c = {L, y, k, F, moved, moved ? nmoved : 0, hess, sc, sqrt(sc)};
+    double v = m && k ? bl_chunked_sum(m, L->nthreads, upd_rows, &c) : 0.0;
+    d[0] = L->uG;
+    d[1] = hess ? L->uH : NULL;
+    d[2] = hess ? L->uU : NULL;
+    return v;
+}
+
 /* ---- descriptor -------------------------------------------------------- */
 
 static const struct bl_loss_ops sm_ops = {
@@ -293,6 +427,7 @@ static const struct bl_loss_ops sm_ops = {
     .row_prepare = NULL,
     .row_eval = NULL,
     .row_free = NULL,
+    .update = sm_update,
 };
 
 static const struct bl_plugin sm_plugin = {

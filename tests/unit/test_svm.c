@@ -78,7 +78,7 @@ static void fit(void *L, const struct tset *T, const double *G, size_t c, const 
     memset(F, 0, sizeof *F);
     F->out = calloc(T->tr.m * c + 1, sizeof *F->out);
     struct bl_fit_request rq = {G, c, NULL, 7, NULL, NULL, NULL, label, margin};
-    struct bl_fit_result rs = {NULL, 0, 0.0, F->out, 0};
+    struct bl_fit_result rs = {.out = F->out};
     F->rc = ops()->fit(L, &rq, &rs, F->err);
     F->hyp = rs.hyp;
     F->edge = rs.edge;

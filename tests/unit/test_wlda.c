@@ -109,7 +109,7 @@ static void fit_with(const struct bl_plugin *p, const struct tset *T, const doub
     memset(F, 0, sizeof *F);
     F->out = calloc(T->tr.m * c + 1, sizeof *F->out);
     struct bl_fit_request rq = {.G = G, .c = c, .seed = seed};
-    struct bl_fit_result rs = {NULL, 0, 0.0, F->out, 0};
+    struct bl_fit_result rs = {.out = F->out};
     F->rc = ops_of(p)->fit(L, &rq, &rs, F->err);
     F->hyp = rs.hyp;
     F->edge = rs.edge;

@@ -38,6 +38,8 @@ struct tl {
     double *acc;         /* class_sums: 2 k per thread, 64-byte apart      */
     uint32_t *rowent;    /* AOSO: each example's leaf's first entry ...    */
     int rowent_ok;       /* ... and every leaf has two (its pair)          */
+    uint32_t *moved;     /* AOSO: each example's leaf's classes, ascending
+                            (m x 2, BL_MOVED_NONE pads a one-class leaf) */
     int hu_nonneg;       /* this tree's Hu >= 0 everywhere (select_pair)   */
 };
 
@@ -76,8 +78,10 @@ struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthrea
     L->ub = xcalloc(L->k, sizeof *L->ub);
     L->nsum = xcalloc(nodes * 2 * L->k, sizeof *L->nsum);
     L->hassum = xcalloc(nodes, sizeof *L->hassum);
-    if (o->kind == TL_AOSO)
+    if (o->kind == TL_AOSO) {
         L->rowent = xcalloc(L->m, sizeof *L->rowent);
+        L->moved = xcalloc(2 * L->m, sizeof *L->moved);
+    }
     return L;
 }
 
@@ -97,6 +101,7 @@ void tl_free(struct tl *L)
     free(L->out2);
     free(L->acc);
     free(L->rowent);
+    free(L->moved);
     free(L);
 }
 
@@ -188,6 +193,43 @@ static double cross_sum(const struct tl *L, const uint32_t *idx, size_t n, int r
     return c;
 }
 
+/* The class of the largest bound but class skip (k: none), lowest on ties;
+ * k when every bound is taken (-inf). */
+static size_t top_bound(const double *ub, size_t k, size_t skip)
+{
+    size_t q = k;
+    for (size_t c = 0; c < k; c++)
+        if (c != skip && ub[c] != -HUGE_VAL && (q == k || ub[c] > ub[q]))
+            q = c;
+    return q;
+}
+
+/* C_rq and, on two threads when the node is large and q2 < k, C_rq2 too
+ * (each sum still one thread's, in row order); returns whether c2 is set. */
+static int cross_sums2(const struct tl *L, const uint32_t *idx, size_t n, int r, size_t q,
+                       size_t q2, double *c1, double *c2)
+{
+    int two = q2 < L->k && L->nthreads > 1 && n >= TL_PAR_ROWS;
+    if (!two) {
+        *c1 = cross_sum(L, idx, n, r, q);
+        return 0;
+    }
+#ifdef _OPENMP
+#pragma omp parallel sections num_threads(2)
+#endif
+    {
+#ifdef _OPENMP
+#pragma omp section
+#endif
+        *c1 = cross_sum(L, idx, n, r, q);
+#ifdef _OPENMP
+#pragma omp section
+#endif
+        *c2 = cross_sum(L, idx, n, r, q2);
+    }
+    return 1;
+}
+
 /* Rule (33)'s score of partner q: (G_r - G_q)^2 / (S_r + S_q + 2 C_rq). */
 static double pair_score(const double *gsum, const double *ssum, int r, size_t q, double c)
 {
@@ -230,17 +272,24 @@ static void select_pair(struct tl *L, const uint32_t *idx, size_t n, const doubl
         }
         double best = -1.0;
         for (;;) {
-            size_t q = k;
-            for (size_t c = 0; c < k; c++) /* largest bound, lowest class */
-                if (ub[c] != -HUGE_VAL && (q == k || ub[c] > ub[q]))
-                    q = c;
+            /* the next two partners in the loop's order (largest bound,
+             * lowest class); with threads both cross sums at once, each
+             * one thread's sum in row order, the second used only if the
+             * loop gets to it: the same partner and bits as one by one */
+            size_t q = top_bound(ub, k, k), q2 = q < k ? top_bound(ub, k, q) : k;
             if (q == k || ub[q] < best)
                 break;
-            ub[q] = -HUGE_VAL;
-            double sc = pair_score(gsum, ssum, r, q, cross_sum(L, idx, n, r, q));
-            if (sc > best || (sc == best && (int)q < s)) {
-                best = sc;
-                s = (int)q;
+            double c1, c2 = 0.0;
+            int got2 = cross_sums2(L, idx, n, r, q, q2, &c1, &c2);
+            for (int t = 0; t < 2; t++, q = q2, c1 = c2) {
+                if (t == 1 && (!got2 || ub[q2] < best))
+                    break;
+                ub[q] = -HUGE_VAL;
+                double sc = pair_score(gsum, ssum, r, q, c1);
+                if (sc > best || (sc == best && (int)q < s)) {
+                    best = sc;
+                    s = (int)q;
+                }
             }
         }
     }
@@ -390,6 +439,14 @@ static void emit_leaf(struct tl *L, struct tree *t, size_t q, const uint32_t *id
     if (L->rowent)
         for (size_t j = 0; j < n; j++)
             L->rowent[idx[j]] = first;
+    if (L->moved) { /* the sparse outputs' classes (weak.h moved) */
+        uint32_t a = t->ent[first].cls, b = ne - first == 2 ? t->ent[first + 1].cls : a;
+        uint32_t lo = a < b ? a : b, hi = a == b ? BL_MOVED_NONE : a < b ? b : a;
+        for (size_t j = 0; j < n; j++) {
+            L->moved[2 * (size_t)idx[j]] = lo;
+            L->moved[2 * (size_t)idx[j] + 1] = hi;
+        }
+    }
 }
 
 /* The tree of the grower's current shape with this learner's leaf values,
@@ -596,5 +653,9 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     res->outdim = k;
     res->edge = edge > 0.0 ? edge : 0.0;
     res->trees = f->ntrees;
+    if (L->o.kind == TL_AOSO) { /* every row's leaf wrote its lists */
+        res->moved = L->moved;
+        res->nmoved = 2;
+    }
     return 0;
 }
