@@ -89,7 +89,7 @@ void bl_run_class_scores(bl_run *r, const bl_model *mo)
         add_moved(r, term->w);
         if (!mt)
             return;
-        if (r->wo->predict_add && !term->code) {
+        if (r->wo->predict_add && !term->code && !r->Sth) { /* predict_add reads dense X */
             r->wo->predict_add(term->hyp, r->Xth, term->w, k, r->Ft);
             return;
         }
