@@ -380,6 +380,8 @@ static void emit_leaf(struct tl *L, struct tree *t, size_t q, const uint32_t *id
         double v = leaf_value(L, idx, n, (int)e0[0].cls, two ? (int)e0[1].cls : -1);
         if (L->o.kind == TL_CLASS && L->o.kscale)
             v *= (double)(k - 1) / (double)k;
+        if (L->o.float_leaves)
+            v = (double)(float)v;
         e0[0].v = v;
         if (two)
             e0[1].v = -v;
