@@ -3,8 +3,9 @@
 # (docs/results-logitboost.md, "Optdigits against the authors' code"):
 # weak.search = exact-lt sends a value equal to a split's midpoint, one the
 # node does not hold, right (x < midpoint goes left); weak.float_leaves
-# rounds leaf values to single precision.  One tree on six examples: the
-# root splits x in {0, 2} at 1, each leaf holds 2 of one class and 1 of the
+# rounds leaf values to single precision; weak.naive_residuals computes
+# 1 - p as the authors' code does.  One tree on six examples: the root
+# splits x in {0, 2} at 1, each leaf holds 2 of one class and 1 of the
 # other, so its Newton value is 1/3 (spec §2.2 at F = 0).
 . "$(dirname "$0")/lib.sh"
 
@@ -42,6 +43,21 @@ grep -q ' l 2 0 0.33333333333333331 1 -0.33333333333333331 ' "$TMP/dbl.f" \
   || fail "double leaves: not 1/3: $(cat "$TMP/dbl.f")"
 grep -q ' l 2 0 0.3333333432674408 1 -0.3333333432674408 ' "$TMP/flt.f" \
   || fail "float_leaves: 1/3 not rounded to float: $(cat "$TMP/flt.f")"
+
+# naive residuals: on a separable set (two classes, shrinkage 1) p_y rounds
+# to 1 within 60 iterations; then 1 - p_y is 0, and a leaf's value is
+# p / (p + 2 p) = 1/3 where the exact residuals give 2 p / 4 p = 1/2
+printf 'label,x\n0,0\n0,0\n0,0\n1,2\n1,2\n1,2\n' >"$TMP/tr.csv"
+for nv in false true; do
+  "$BL" train --quiet --data "$TMP/tr.csv" --recipe aoso-logitboost --set shrinkage=1 --set loss_tol=0 \
+    --set weak.naive_residuals=$nv --iterations 60 --model "$TMP/n$nv.model" 2>"$TMP/err" \
+    || fail "train naive_residuals=$nv exited $?: $(cat "$TMP/err")"
+  [[ $(grep -c 'forest ' "$TMP/n$nv.model") == 60 ]] || fail "naive_residuals=$nv: not 60 iterations"
+done
+grep -o 'forest .*' "$TMP/nfalse.model" | tail -n 1 | grep -q ' l 2 0 0.5 1 -0.5 ' \
+  || fail "exact residuals: last leaf is not 1/2: $(grep -o 'forest .*' "$TMP/nfalse.model" | tail -n 1)"
+grep -o 'forest .*' "$TMP/ntrue.model" | tail -n 1 | grep -q ' l 2 0 0.33333333333333331 1 ' \
+  || fail "naive residuals: last leaf is not 1/3: $(grep -o 'forest .*' "$TMP/ntrue.model" | tail -n 1)"
 
 expect_fail 1 "weak.search" -- "$BL" train --data "$TMP/tr.csv" --recipe aoso-logitboost \
   --set weak.search=lt --model "$TMP/x.model"

@@ -32,7 +32,7 @@ enum { P_LEAVES, P_NODE_SIZE, P_MAX_STEP, P_SEARCH, P_SUBTRACT, P_COMMON };
                     "bins: a larger child's histograms (AOSO: and class sums) are its parent's " \
                     "minus its sibling's (not diag-tree); false: direct sums, in example order"}
 
-enum { PA_PAIR = P_COMMON, PA_FIXED, PA_FLOAT, PA_COUNT };
+enum { PA_PAIR = P_COMMON, PA_FIXED, PA_FLOAT, PA_NAIVE, PA_COUNT };
 static const struct bl_param_spec aoso_params[PA_COUNT] = {
     COMMON_PARAMS,
     [PA_PAIR] = {"pair", BL_PARAM_CHOICE, "second", 0, 0, "second|first",
@@ -41,6 +41,9 @@ static const struct bl_param_spec aoso_params[PA_COUNT] = {
                   "one pair per tree, chosen at the root (the paper's ablation)"},
     [PA_FLOAT] = {"float_leaves", BL_PARAM_BOOL, "false", 0, 0, NULL,
                   "leaf values rounded to single precision, as the authors' code applies them"},
+    [PA_NAIVE] = {"naive_residuals", BL_PARAM_BOOL, "false", 0, 0, NULL,
+                  "softmax: residuals [r = y] - p and Hessian p (1 - p) from p as the authors' "
+                  "code computes them (1 - p is 0 once p rounds to 1)"},
 };
 
 static const struct bl_param_spec diag_params[P_COMMON] = {COMMON_PARAMS};
@@ -77,6 +80,7 @@ static void *create(enum tl_kind kind, const struct bl_host *host, const union b
         o.first_order = v[PA_PAIR].choice == 1;
         o.fixed_pair = v[PA_FIXED].b;
         o.float_leaves = v[PA_FLOAT].b;
+        o.naive_residuals = v[PA_NAIVE].b;
     } else if (kind == TL_CLASS) {
         o.gradient_split = v[PC_SPLIT].choice == 1;
         o.kscale = v[PC_KSCALE].b;
