@@ -35,6 +35,7 @@ struct tl {
     unsigned char *hassum; /* AOSO: nsum holds this node's sums          */
     double *out2;        /* ABC exhaustive: a candidate's outputs (m x k) */
     double *gn;          /* AOSO naive_residuals: G then H (2 m k) from p  */
+    int naive_done;      /* ... and every 1 - p_y is 0: their loss is 0     */
     struct bl_fit_request nreq; /* ... and the request that points at them */
     int nthreads;
     double *acc;         /* class_sums: 2 k per thread, 64-byte apart      */
@@ -447,19 +448,25 @@ static void emit_tree(struct tl *L, struct forest *f, size_t nn, double *out)
  * from its probabilities p = Hu as the authors' code computes them,
  * G = [r = y] - p_r and H = p_r (1 - p_r): once p_y rounds to 1, 1 - p_y
  * is 0 and the example drops out of the sums, where the loss's own
- * S0 / (1 + S0) keeps it (docs/results-logitboost.md, optdigits). */
+ * S0 / (1 + S0) keeps it (docs/results-logitboost.md, optdigits).  Once
+ * that holds for every example their loss is 0 and their run stops; so does
+ * ours then (tl_fit's edge 0), whatever our exact loss says. */
 static const struct bl_fit_request *naive_request(struct tl *L, const struct bl_fit_request *req)
 {
     size_t m = L->m, k = L->k;
     if (!L->gn)
         L->gn = xcalloc(2 * m * k, sizeof *L->gn);
     double *G = L->gn, *H = G + m * k;
-    for (size_t i = 0; i < m; i++)
+    size_t left = 0; /* examples whose 1 - p_y is not 0 */
+    for (size_t i = 0; i < m; i++) {
         for (size_t q = 0; q < k; q++) {
             double p = req->Hu[i * k + q];
             G[i * k + q] = ((size_t)L->tr->y[i] == q ? 1.0 : 0.0) - p;
             H[i * k + q] = p * (1.0 - p);
         }
+        left += G[i * k + (size_t)L->tr->y[i]] != 0.0;
+    }
+    L->naive_done = left == 0;
     L->nreq = *req;
     L->nreq.G = G;
     L->nreq.H = H;
@@ -623,7 +630,8 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     forest_seal(f);
     res->hyp = f;
     res->outdim = k;
-    res->edge = edge > 0.0 ? edge : 0.0;
+    /* their stop: every p_y is 1 in double, so their loss sum -log p_y is 0 */
+    res->edge = edge > 0.0 && !(L->req != req && L->naive_done) ? edge : 0.0;
     res->trees = f->ntrees;
     return 0;
 }
