@@ -265,14 +265,14 @@ static const char *const learner_names[] = {"aoso-tree", "diag-tree", "class-tre
 
 struct cfg {
     const struct bl_plugin *p;
-    union bl_value v[8];
+    union bl_value v[12];
 };
 
 static struct cfg cfg_of(const char *name)
 {
     struct cfg c;
     c.p = test_plugin("plugins/weak/trees", name);
-    cr_assert_leq(c.p->nparams, 8);
+    cr_assert_leq(c.p->nparams, 12);
     test_defaults(c.p, c.v);
     return c;
 }

@@ -63,6 +63,7 @@ struct grow {
      * position of each example in the current node (-1: not in it) */
     uint32_t *sorted;
     int32_t *where;
+    int lt;                 /* the midpoint itself goes right (GROW_EXACT_LT) */
     /* missing values: the features that have some (nmf of them), whether a
      * row misses any feature, and per feature the node's sums M (s_max
      * values, then the count) over its examples missing it */
@@ -432,7 +433,9 @@ static void search_group(struct grow *g, size_t f, size_t nf, const uint32_t *id
 /* Exact search of feature f: examples of the node in increasing value
  * (missing first), a candidate between each two distinct values, threshold
  * at the midpoint (or the lower value when the midpoint rounds up to the
- * upper one; just below the upper one after missing values, which go left);
+ * upper one; just below the upper one after missing values, which go left;
+ * with lt just below the midpoint, so that a value equal to it, which the
+ * node does not hold, goes right as in the authors' code's x < thr);
  * with missing values in the node (M) each also with them on the right. */
 static struct fbest search_sorted(const struct grow *g, size_t f, size_t n, const double *st,
                                   size_t s, const double *T, double *Ls)
@@ -452,6 +455,8 @@ static struct fbest search_sorted(const struct grow *g, size_t f, size_t n, cons
         if (seen > 0 && x[i] != prev && !isnan(x[i])) { /* NaN only follows NaN */
             float mid = (float)(0.5 * ((double)prev + (double)x[i]));
             float thr = isnan(prev) ? nextafterf(x[i], -INFINITY) : mid < x[i] ? mid : prev;
+            if (g->lt && !isnan(prev) && prev < mid && mid < x[i])
+                thr = nextafterf(mid, -INFINITY); /* left iff x < mid */
             double gain = split_gain(Ls, T, s);
             if (gain > best.gain)
                 best = (struct fbest){gain, thr, 0};
@@ -749,6 +754,7 @@ size_t grow_tree(struct grow *g, const struct grow_params *p, const struct grow_
     if (J > (g->max_nodes + 1) / 2)
         J = (g->max_nodes + 1) / 2;
     int sub = p->subtract && !p->exact && gs->npairs == 1 && J > 2;
+    g->lt = p->exact == GROW_EXACT_LT;
     if (sub) {
         if (!g->slot)
             slots_init(g);

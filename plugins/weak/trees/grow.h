@@ -20,7 +20,9 @@
  *
  * Split search: over the quantized view's bins (exact when a feature has
  * no more distinct values than bins), or over sorted raw values (exact,
- * midpoint thresholds, O(m) per feature per node).  Features are searched
+ * midpoint thresholds, O(m) per feature per node; a value equal to the
+ * midpoint, which the node does not hold, goes left, or right with
+ * GROW_EXACT_LT as in the authors' code).  Features are searched
  * in parallel (OpenMP) and the winner is picked in feature order, first
  * best on ties, so results do not depend on the number of threads.
  *
@@ -42,7 +44,8 @@
 struct grow_params {
     size_t leaves;      /* J: at most this many leaves                   */
     size_t node_size;   /* split a node only if it holds more examples   */
-    int exact;          /* search sorted raw values instead of bins      */
+    int exact;          /* search sorted raw values instead of bins (1), or
+                           GROW_EXACT_LT: so, with x < midpoint going left */
     int subtract;       /* sibling subtraction (see above)               */
 };
 
@@ -56,6 +59,7 @@ struct grow_params {
  * sibling already chosen (else GROW_NONE), whose sums the learner may take
  * from the parent's when subtracting.  choose = NULL: one key for all. */
 #define GROW_NONE UINT32_MAX
+#define GROW_EXACT_LT 2
 
 struct grow_stats {
     size_t npairs;

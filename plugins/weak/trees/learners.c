@@ -34,6 +34,9 @@ struct tl {
     double *nsum;        /* AOSO: 2 k per node, its class sums G then H   */
     unsigned char *hassum; /* AOSO: nsum holds this node's sums          */
     double *out2;        /* ABC exhaustive: a candidate's outputs (m x k) */
+    double *gn;          /* AOSO naive_residuals: G then H (2 m k) from p  */
+    int naive_done;      /* ... and every 1 - p_y is 0: their loss is 0     */
+    struct bl_fit_request nreq; /* ... and the request that points at them */
     int nthreads;
     double *acc;         /* class_sums: 2 k per thread, 64-byte apart      */
     uint32_t *rowent;    /* AOSO: each example's leaf's first entry ...    */
@@ -99,6 +102,7 @@ void tl_free(struct tl *L)
     free(L->nsum);
     free(L->hassum);
     free(L->out2);
+    free(L->gn);
     free(L->acc);
     free(L->rowent);
     free(L->moved);
@@ -429,6 +433,8 @@ static void emit_leaf(struct tl *L, struct tree *t, size_t q, const uint32_t *id
         double v = leaf_value(L, idx, n, (int)e0[0].cls, two ? (int)e0[1].cls : -1);
         if (L->o.kind == TL_CLASS && L->o.kscale)
             v *= (double)(k - 1) / (double)k;
+        if (L->o.float_leaves)
+            v = (double)(float)v;
         e0[0].v = v;
         if (two)
             e0[1].v = -v;
@@ -494,6 +500,35 @@ static void emit_tree(struct tl *L, struct forest *f, size_t nn, double *out)
 }
 
 /* ---- one iteration --------------------------------------------------------- */
+
+/* The request with the softmax's residuals and Hessian diagonal recomputed
+ * from its probabilities p = Hu as the authors' code computes them,
+ * G = [r = y] - p_r and H = p_r (1 - p_r): once p_y rounds to 1, 1 - p_y
+ * is 0 and the example drops out of the sums, where the loss's own
+ * S0 / (1 + S0) keeps it (docs/results-logitboost.md, optdigits).  Once
+ * that holds for every example their loss is 0 and their run stops; so does
+ * ours then (tl_fit's edge 0), whatever our exact loss says. */
+static const struct bl_fit_request *naive_request(struct tl *L, const struct bl_fit_request *req)
+{
+    size_t m = L->m, k = L->k;
+    if (!L->gn)
+        L->gn = xcalloc(2 * m * k, sizeof *L->gn);
+    double *G = L->gn, *H = G + m * k;
+    size_t left = 0; /* examples whose 1 - p_y is not 0 */
+    for (size_t i = 0; i < m; i++) {
+        for (size_t q = 0; q < k; q++) {
+            double p = req->Hu[i * k + q];
+            G[i * k + q] = ((size_t)L->tr->y[i] == q ? 1.0 : 0.0) - p;
+            H[i * k + q] = p * (1.0 - p);
+        }
+        left += G[i * k + (size_t)L->tr->y[i]] != 0.0;
+    }
+    L->naive_done = left == 0;
+    L->nreq = *req;
+    L->nreq.G = G;
+    L->nreq.H = H;
+    return &L->nreq;
+}
 
 /* out (m x k) = 0, rows split between the threads. */
 static void zero_rows(const struct tl *L, double *out)
@@ -575,7 +610,7 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
                  pairs ? " off-diagonal part" : "");
         return -1;
     }
-    L->req = req;
+    L->req = L->o.kind == TL_AOSO && L->o.naive_residuals ? naive_request(L, req) : req;
     struct forest *f = forest_new(k);
     zero_rows(L, res->out);
     switch (L->o.kind) {
@@ -642,16 +677,18 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     }
     /* the edge of the SDK's contract, <G, h>: for Newton leaves without
      * clamping twice the second-order model's loss decrease, 0 only when
-     * no tree can make progress */
+     * no tree can make progress (with naive_residuals their G, so that a
+     * run goes on as the authors' code does, to the loss tolerance) */
     int sparse = L->o.kind == TL_AOSO && L->rowent_ok;
     double edge = sparse ? aoso_edge(L, f, res->out) : 0.0;
     if (!sparse)
         for (size_t q = 0; q < m * k; q++)
-            edge += req->G[q] * res->out[q];
+            edge += L->req->G[q] * res->out[q];
     forest_seal(f);
     res->hyp = f;
     res->outdim = k;
-    res->edge = edge > 0.0 ? edge : 0.0;
+    /* their stop: every p_y is 1 in double, so their loss sum -log p_y is 0 */
+    res->edge = edge > 0.0 && !(L->req != req && L->naive_done) ? edge : 0.0;
     res->trees = f->ntrees;
     if (L->o.kind == TL_AOSO) { /* every row's leaf wrote its lists */
         res->moved = L->moved;

@@ -34,6 +34,10 @@ struct tl_opts {
     double max_step;     /* leaf values clamped to [-max_step, max_step]   */
     int first_order;     /* AOSO: pair rule (32) instead of (33)           */
     int fixed_pair;      /* AOSO: the root's pair for every node and leaf  */
+    int float_leaves;    /* AOSO: leaf values rounded to float (the authors'
+                            code), for side-by-side runs with it           */
+    int naive_residuals; /* AOSO: G = [r = y] - p, H = p (1 - p) from the
+                            softmax's p = Hu, as the authors' code         */
     int gradient_split;  /* CLASS, ABC: first-order (MART) split gain      */
     int kscale;          /* CLASS: leaf values times (k - 1) / k           */
     int base_worst;      /* ABC: worst class instead of trying all k       */

@@ -25,19 +25,25 @@ enum { P_LEAVES, P_NODE_SIZE, P_MAX_STEP, P_SEARCH, P_SUBTRACT, P_COMMON };
                      "split a node only if it holds more examples than this"},               \
     [P_MAX_STEP] = {"max_step", BL_PARAM_REAL, "5", 1e-12, 1e300, NULL,                      \
                     "leaf values are clamped to [-max_step, max_step] (MAXGAMMA)"},          \
-    [P_SEARCH] = {"search", BL_PARAM_CHOICE, "bins", 0, 0, "bins|exact",                     \
-                  "split search over the quantized view, or over sorted raw values"},        \
+    [P_SEARCH] = {"search", BL_PARAM_CHOICE, "bins", 0, 0, "bins|exact|exact-lt",            \
+                  "split search over the quantized view, or over sorted raw values with "    \
+                  "midpoint thresholds (exact-lt: left iff x < midpoint, the authors' code)"}, \
     [P_SUBTRACT] = {"subtract", BL_PARAM_BOOL, "true", 0, 0, NULL,                           \
                     "bins: a larger child's histograms (AOSO: and class sums) are its parent's " \
                     "minus its sibling's (not diag-tree); false: direct sums, in example order"}
 
-enum { PA_PAIR = P_COMMON, PA_FIXED, PA_COUNT };
+enum { PA_PAIR = P_COMMON, PA_FIXED, PA_FLOAT, PA_NAIVE, PA_COUNT };
 static const struct bl_param_spec aoso_params[PA_COUNT] = {
     COMMON_PARAMS,
     [PA_PAIR] = {"pair", BL_PARAM_CHOICE, "second", 0, 0, "second|first",
                  "class pair rule: (33) second-order, or (32) largest minus smallest residual"},
     [PA_FIXED] = {"fixed_pair", BL_PARAM_BOOL, "false", 0, 0, NULL,
                   "one pair per tree, chosen at the root (the paper's ablation)"},
+    [PA_FLOAT] = {"float_leaves", BL_PARAM_BOOL, "false", 0, 0, NULL,
+                  "leaf values rounded to single precision, as the authors' code applies them"},
+    [PA_NAIVE] = {"naive_residuals", BL_PARAM_BOOL, "false", 0, 0, NULL,
+                  "softmax: residuals [r = y] - p and Hessian p (1 - p) from p as the authors' "
+                  "code computes them (1 - p is 0 once p rounds to 1)"},
 };
 
 static const struct bl_param_spec diag_params[P_COMMON] = {COMMON_PARAMS};
@@ -67,12 +73,14 @@ static void *create(enum tl_kind kind, const struct bl_host *host, const union b
     o.kind = kind;
     o.gp.leaves = (size_t)v[P_LEAVES].i;
     o.gp.node_size = (size_t)v[P_NODE_SIZE].i;
-    o.gp.exact = v[P_SEARCH].choice == 1;
+    o.gp.exact = v[P_SEARCH].choice == 2 ? GROW_EXACT_LT : v[P_SEARCH].choice == 1;
     o.gp.subtract = v[P_SUBTRACT].b;
     o.max_step = v[P_MAX_STEP].r;
     if (kind == TL_AOSO) {
         o.first_order = v[PA_PAIR].choice == 1;
         o.fixed_pair = v[PA_FIXED].b;
+        o.float_leaves = v[PA_FLOAT].b;
+        o.naive_residuals = v[PA_NAIVE].b;
     } else if (kind == TL_CLASS) {
         o.gradient_split = v[PC_SPLIT].choice == 1;
         o.kscale = v[PC_KSCALE].b;
