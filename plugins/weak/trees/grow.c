@@ -18,8 +18,17 @@
  * side wins only with a strictly larger gain and never where it would
  * leave the left empty.  Features without missing values take no extra
  * step, so on complete data the trees are the same bits as without this.
+ *
+ * Sparse training sets (grow.h): a node's histograms of all features lie in
+ * one array (feature f's bins at hoff[f]).  With subtraction they are built
+ * from the CSR entries of the node's rows, and each feature's zero bin gets
+ * the node's totals minus the stored entries' sums; without it each
+ * feature's column is merged with the node's rows (increasing, as the
+ * stable partition keeps them), so every bin, the zero bin too, is added
+ * in the order the dense path adds it.
  */
 #include "grow.h"
+#include "tree.h"
 #include "../../common/clones.h"
 
 #include <math.h>
@@ -70,6 +79,14 @@ struct grow {
     size_t nmf;
     unsigned char *fmiss, *rowmiss;
     double *msum;
+    /* sparse training set: hw doubles a bin in hoff's layout (4 for one
+     * pair, as the slots; else s_max + 1), shist one node's histograms when
+     * no slot keeps them, zsub: zero bins by subtraction */
+    const struct bl_sparse *S;
+    const struct bl_squantized *SQ;
+    size_t hw;
+    double *shist;
+    int zsub;
 };
 
 static void *xmalloc(size_t n)
@@ -98,6 +115,37 @@ static int cmp_vi(const void *a, const void *b)
     if (!nx && x->v != y->v)
         return x->v < y->v ? -1 : 1;
     return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Example i misses feature f: the first time, the missing-value tables. */
+static void mark_missing(struct grow *g, size_t f, size_t i)
+{
+    if (!g->mfeat) {
+        g->mfeat = xmalloc(g->d * sizeof *g->mfeat);
+        g->rowmiss = xmalloc(g->m);
+        memset(g->rowmiss, 0, g->m);
+        g->fmiss = xmalloc(g->d);
+        memset(g->fmiss, 0, g->d);
+        g->msum = xmalloc(g->d * (g->s_max + 1) * sizeof *g->msum);
+    }
+    if (!g->fmiss[f])
+        g->mfeat[g->nmf++] = (uint32_t)f;
+    g->fmiss[f] = 1;
+    g->rowmiss[i] = 1;
+}
+
+/* hoff: where feature f's bins (hw doubles each) start in a node's
+ * histograms; slot_len: their total. */
+static void hist_offsets(struct grow *g)
+{
+    const struct bl_quantized *Q = &g->tr->Q;
+    g->hoff = xmalloc(g->d * sizeof *g->hoff);
+    size_t off = 0;
+    for (size_t f = 0; f < g->d; f++) {
+        g->hoff[f] = off;
+        off += g->hw * (size_t)Q->nbins[f];
+    }
+    g->slot_len = off;
 }
 
 struct grow *grow_new(const struct bl_train *tr, size_t max_pairs, size_t max_leaves,
@@ -143,23 +191,23 @@ struct grow *grow_new(const struct bl_train *tr, size_t max_pairs, size_t max_le
         for (size_t i = 0; i < m; i++)
             g->where[i] = -1;
     }
+    if (tr->S) {
+        g->S = tr->S;
+        g->SQ = tr->SQ;
+        g->hw = g->s_max == 2 ? 4 : g->s_max + 1;
+        hist_offsets(g);
+        g->shist = xmalloc(g->slot_len * sizeof *g->shist);
+        for (size_t i = 0; i < m; i++)
+            for (size_t e = tr->S->rptr[i]; e < tr->S->rptr[i + 1]; e++)
+                if (isnan(tr->S->rval[e]))
+                    mark_missing(g, tr->S->rcol[e], i);
+        return g;
+    }
     for (size_t f = 0; f < d; f++) {
         const float *x = tr->X.x + f * m;
         for (size_t i = 0; i < m; i++)
-            if (isnan(x[i])) {
-                if (!g->mfeat) {
-                    g->mfeat = xmalloc(d * sizeof *g->mfeat);
-                    g->rowmiss = xmalloc(m);
-                    memset(g->rowmiss, 0, m);
-                    g->fmiss = xmalloc(d);
-                    memset(g->fmiss, 0, d);
-                    g->msum = xmalloc(d * (g->s_max + 1) * sizeof *g->msum);
-                }
-                if (!g->fmiss[f])
-                    g->mfeat[g->nmf++] = (uint32_t)f;
-                g->fmiss[f] = 1;
-                g->rowmiss[i] = 1;
-            }
+            if (isnan(x[i]))
+                mark_missing(g, f, i);
     }
     return g;
 }
@@ -188,6 +236,7 @@ void grow_free(struct grow *g)
     free(g->rowmiss);
     free(g->fmiss);
     free(g->msum);
+    free(g->shist);
     free(g);
 }
 
@@ -234,6 +283,25 @@ static void missing_sums(struct grow *g, const uint32_t *idx, size_t n, const do
                          size_t s)
 {
     size_t w = g->s_max + 1;
+    if (!g->nmf)
+        return;
+    if (g->S) { /* the rows' stored NaN entries, rows in order */
+        for (size_t u = 0; u < g->nmf; u++)
+            memset(g->msum + g->mfeat[u] * w, 0, (s + 1) * sizeof *g->msum);
+        for (size_t j = 0; j < n; j++) {
+            size_t i = idx[j];
+            if (!g->rowmiss[i])
+                continue;
+            for (size_t e = g->S->rptr[i]; e < g->S->rptr[i + 1]; e++)
+                if (isnan(g->S->rval[e])) {
+                    double *M = g->msum + (size_t)g->S->rcol[e] * w;
+                    for (size_t q = 0; q < s; q++)
+                        M[q] += st[s * j + q];
+                    M[s] += 1.0;
+                }
+        }
+        return;
+    }
     for (size_t u = 0; u < g->nmf; u++) {
         size_t f = g->mfeat[u];
         const float *x = g->tr->X.x + f * g->m;
@@ -520,6 +588,136 @@ static void group_passes(struct grow *g, const uint32_t *idx, size_t n, int seq,
     }
 }
 
+/* ---- sparse training sets ------------------------------------------------ */
+
+/* Every feature's zero bin (the bin of 0.0, where the rows that store no
+ * entry of the feature fall) in the node's histograms h, built from the
+ * stored entries only: the node's totals T (n rows) minus the sums of all
+ * its feature's bins.  Counts are exact; a zero bin no row falls in stays
+ * as the stored entries left it. */
+static void zero_bins(struct grow *g, size_t n, size_t s, const double *T, double *h)
+{
+    const struct bl_quantized *Q = &g->tr->Q;
+    size_t w = g->hw, d = g->d;
+    int nt = g->nthreads < (int)d ? g->nthreads : (int)d;
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 256) num_threads(nt) if (nt > 1 && d >= 1024)
+#endif
+    for (long f = 0; f < (long)d; f++) {
+        size_t nb = Q->nbins[f];
+        double *hf = h + g->hoff[f], c = (double)n;
+        for (size_t b = 0; b < nb; b++)
+            c -= hf[w * b + s];
+        if (nb < 2 || c == 0.0)
+            continue;
+        double *z = hf + w * g->SQ->zbin[f];
+        for (size_t q = 0; q < s; q++) {
+            double rest = T[q];
+            for (size_t b = 0; b < nb; b++)
+                rest -= hf[w * b + q];
+            z[q] += rest;
+        }
+        z[s] += c;
+    }
+}
+
+/* The node's histograms of all features into h (hoff layout) from the CSR
+ * entries of its rows idx (seq: 0 .. n-1) with statistics g->st, then the
+ * zero bins from the totals T: O(the rows' entries + bins). */
+static void sparse_hists(struct grow *g, const uint32_t *idx, size_t n, int seq, size_t s,
+                         const double *T, double *h)
+{
+    const struct bl_sparse *S = g->S;
+    const uint8_t *rbin = g->SQ->rbin;
+    size_t w = g->hw;
+    memset(h, 0, g->slot_len * sizeof *h);
+    for (size_t j = 0; j < n; j++) {
+        size_t i = seq ? j : idx[j];
+        const double *sj = g->st + s * j;
+        for (size_t e = S->rptr[i]; e < S->rptr[i + 1]; e++) {
+            double *hb = h + g->hoff[S->rcol[e]] + w * rbin[e];
+            for (size_t q = 0; q < s; q++)
+                hb[q] += sj[q];
+            hb[s] += 1.0;
+        }
+    }
+    zero_bins(g, n, s, T, h);
+}
+
+/* sparse_hists with direct sums (no subtraction): each feature's column
+ * merged with the node's rows, which are increasing, every bin added in
+ * the dense path's order (one pair: even and odd rows apart, then added,
+ * as hist_group; more: rows in order, as search_bins), so the same bits.
+ * O(n) a feature: a reference, not a fast path. */
+static void sparse_hists_direct(struct grow *g, const uint32_t *idx, size_t n, int seq,
+                                size_t s, double *h)
+{
+    const struct bl_sparse *S = g->S;
+    const struct bl_quantized *Q = &g->tr->Q;
+    size_t w = g->hw, d = g->d;
+    int nt = g->nthreads < (int)d ? g->nthreads : (int)d;
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 16) num_threads(nt) if (nt > 1 && n >= 256)
+#endif
+    for (long f = 0; f < (long)d; f++) {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        size_t nb = Q->nbins[f], p = S->cptr[f], pe = S->cptr[f + 1];
+        double *hf = h + g->hoff[f], *odd = s == 2 ? g->hist + (size_t)tid * g->hstride : hf;
+        memset(hf, 0, w * nb * sizeof *hf);
+        memset(odd, 0, w * nb * sizeof *odd);
+        for (size_t j = 0; j < n; j++) {
+            size_t i = seq ? j : idx[j];
+            while (p < pe && S->crow[p] < i)
+                p++;
+            size_t b = p < pe && S->crow[p] == i ? g->SQ->cbin[p] : g->SQ->zbin[f];
+            double *hb = ((j & 1) ? odd : hf) + w * b;
+            for (size_t q = 0; q < s; q++)
+                hb[q] += g->st[s * j + q];
+            hb[s] += 1.0;
+        }
+        if (odd != hf)
+            for (size_t q = 0; q < w * nb; q++)
+                hf[q] += odd[q];
+    }
+}
+
+/* The node's histograms (totals T) into keep, else the scratch, by
+ * sparse_hists or sparse_hists_direct; with scan, each feature's best
+ * split into fb. */
+static void sparse_search(struct grow *g, const uint32_t *idx, size_t n, int seq, size_t s,
+                          const double *T, int scan, double *keep)
+{
+    double *h = keep ? keep : g->shist;
+    if (g->zsub)
+        sparse_hists(g, idx, n, seq, s, T, h);
+    else
+        sparse_hists_direct(g, idx, n, seq, s, h);
+    if (!scan)
+        return;
+    size_t d = g->d;
+    int nt = g->nthreads < (int)d ? g->nthreads : (int)d;
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 256) num_threads(nt) if (nt > 1 && d >= 1024)
+#endif
+    for (long f = 0; f < (long)d; f++) {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        g->fb[f] = g->tr->Q.nbins[f] < 2
+                       ? (struct fbest){-HUGE_VAL, 0, 0}
+                       : scan_bins(g, (size_t)f, h + g->hoff[f], g->hw, n, s, T,
+                                   g->lsum + (size_t)tid * (g->s_max + 1),
+                                   msum_of(g, (size_t)f, s));
+    }
+}
+
 /* The node's best split from its examples (chosen already): fills its
  * statistics, totals and feat (or -1), thr and gain; keep (one pair, bins):
  * where its histograms are kept for its children, or NULL. */
@@ -533,6 +731,11 @@ static void evaluate(struct grow *g, uint32_t id, const struct grow_stats *gs, i
     fill_totals(g, gs, id, idx, n, s, Tp);
     missing_sums(g, idx, n, g->st, s);
     int seq = nd->lo == 0 && n == g->m && id == 0; /* the root: order is 0..m-1 */
+    if (g->S) {
+        sparse_search(g, idx, n, seq, s, Tp, 1, keep);
+        pick_best(g, nd);
+        return;
+    }
     if (s == 2 && !exact) { /* one pair: features FG at a time */
         group_passes(g, idx, n, seq, Tp, keep);
         pick_best(g, nd);
@@ -574,14 +777,10 @@ static double *slot_at(const struct grow *g, int q)
  * first use. */
 static void slots_init(struct grow *g)
 {
-    const struct bl_quantized *Q = &g->tr->Q;
-    g->hoff = xmalloc(g->d * sizeof *g->hoff);
-    size_t off = 0;
-    for (size_t f = 0; f < g->d; f++) {
-        g->hoff[f] = off;
-        off += 4 * (size_t)Q->nbins[f];
+    if (!g->hoff) { /* a sparse set has them, 4 doubles a bin with one pair */
+        g->hw = 4;
+        hist_offsets(g);
     }
-    g->slot_len = off;
     g->nslots = (g->max_nodes + 1) / 2 + 2;
     g->slot = xmalloc(g->nslots * g->slot_len * sizeof *g->slot);
     g->slot_of = xmalloc(g->max_nodes * sizeof *g->slot_of);
@@ -661,7 +860,10 @@ static void build_as(struct grow *g, const struct grow_stats *gs, uint32_t S, ui
     size_t n = nd->hi - nd->lo;
     const uint32_t *idx = g->order + nd->lo;
     fill_totals(g, gs, v, idx, n, 2, T);
-    group_passes(g, idx, n, 0, NULL, slot_at(g, q));
+    if (g->S)
+        sparse_search(g, idx, n, 0, 2, T, 0, slot_at(g, q));
+    else
+        group_passes(g, idx, n, 0, NULL, slot_at(g, q));
 }
 
 static long choose(const struct grow *g, const struct grow_stats *gs, uint32_t node,
@@ -727,12 +929,13 @@ static void evaluate_children(struct grow *g, const struct grow_params *p,
  * missing values when the split sends them right. */
 static size_t partition(struct grow *g, const struct gnode *nd)
 {
-    const float *x = g->tr->X.x + (size_t)nd->feat * g->m;
+    const float *x = g->S ? NULL : g->tr->X.x + (size_t)nd->feat * g->m;
     uint32_t *o = g->order + nd->lo;
     size_t n = nd->hi - nd->lo, nl = 0, nr = 0;
     for (size_t j = 0; j < n; j++) {
         uint32_t i = o[j];
-        if (x[i] > nd->thr || (nd->mr && isnan(x[i])))
+        float v = x ? x[i] : sparse_at(g->S, i, (uint32_t)nd->feat);
+        if (v > nd->thr || (nd->mr && isnan(v)))
             g->tmp[nr++] = i;
         else
             o[nl++] = i;
@@ -749,6 +952,7 @@ size_t grow_tree(struct grow *g, const struct grow_params *p, const struct grow_
     if (J > (g->max_nodes + 1) / 2)
         J = (g->max_nodes + 1) / 2;
     int sub = p->subtract && !p->exact && gs->npairs == 1 && J > 2;
+    g->zsub = p->subtract;
     if (sub) {
         if (!g->slot)
             slots_init(g);
