@@ -107,6 +107,29 @@ static int match_features(bl_dataset *ds, const struct names *mo, const char *da
     return 0;
 }
 
+/* The API problem of ds's rows: borrowed columns when dense, a CSR copy
+ * (memory ~ its entries) when sparse.  NULL for no rows. */
+static boostlab_problem *problem_of(const bl_dataset *ds)
+{
+    if (!ds->sp)
+        return boostlab_problem_colmajor(ds->m, ds->d, ds->x, NULL, NULL, NULL);
+    const bl_spmat *s = ds->sp;
+    int64_t *ptr = bl_xmalloc((ds->m + 1) * sizeof *ptr);
+    int32_t *idx = bl_xmalloc((s->nnz ? s->nnz : 1) * sizeof *idx);
+    double *val = bl_xmalloc((s->nnz ? s->nnz : 1) * sizeof *val);
+    for (size_t i = 0; i <= ds->m; i++)
+        ptr[i] = (int64_t)s->rptr[i];
+    for (size_t e = 0; e < s->nnz; e++) {
+        idx[e] = (int32_t)s->rcol[e];
+        val[e] = s->rval[e];
+    }
+    boostlab_problem *p = boostlab_problem_csr(ds->m, ds->d, ptr, idx, val, NULL, NULL, NULL);
+    free(ptr);
+    free(idx);
+    free(val);
+    return p;
+}
+
 /* One output row: the class, then the scores and/or their softmax. */
 static void write_row(FILE *out, const struct names *mo, const double *F, int lab, int scores,
                       int proba)
@@ -169,6 +192,7 @@ int cmd_predict(int argc, char **argv)
     if (unlabeled && label)
         return cli_usage("predict", "--unlabeled and --label exclude each other");
     bl_error err;
+    size_t ignored = 0;
     struct names mo = {0, 0, NULL, NULL};
     bl_dataset all;
     memset(&all, 0, sizeof all);
@@ -182,13 +206,16 @@ int cmd_predict(int argc, char **argv)
         cls.k = mo.k;
         cls.names = mo.class_names;
         bl_csv_opts co = {label, 0, unlabeled, mo.feature_names, mo.d};
+        /* features the model never saw are absent from it: ignored */
+        bl_libsvm_opts lo = {mo.d, unlabeled ? BL_LIBSVM_UNLABELED : BL_LIBSVM_AUTO,
+                             BL_STORAGE_AUTO, 1, &ignored};
         rc = ds.format == BL_FMT_CSV ? bl_read_csv(data, &co, &cls, &all, &err)
-             : ds.format == BL_FMT_IDX
-                 ? bl_read_idx(data, labels, &cls, &all, &err)
-                 : bl_read_libsvm_ex(data, mo.d,
-                                     unlabeled ? BL_LIBSVM_UNLABELED : BL_LIBSVM_AUTO, &cls,
-                                     &all, &err);
+             : ds.format == BL_FMT_IDX ? bl_read_idx(data, labels, &cls, &all, &err)
+                                       : bl_read_libsvm_opts(data, &lo, &cls, &all, &err);
     }
+    if (rc == 0 && ignored && !quiet)
+        fprintf(stderr, "boostlab: %s: %zu entries of features beyond the model's %zu "
+                "ignored\n", data, ignored, mo.d);
     /* the readers give k = 0 for a file without labels */
     int has_labels = rc == 0 && all.k > 0;
     if (rc == 0 && !has_labels && ds.format == BL_FMT_CSV)
@@ -203,7 +230,7 @@ int cmd_predict(int argc, char **argv)
     if (rc == 0) {
         double *F = bl_xmalloc(all.m * mo.k * sizeof *F);
         int *lab = bl_xmalloc(all.m * sizeof *lab);
-        boostlab_problem *X = boostlab_problem_colmajor(all.m, all.d, all.x, NULL, NULL, NULL);
+        boostlab_problem *X = problem_of(&all);
         double t0 = bl_seconds();
         /* X is NULL only for no rows, which have no predictions */
         if (X)

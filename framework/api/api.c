@@ -283,7 +283,18 @@ static boostlab_problem *problem_new(size_t m, size_t d, const int *y, const dou
 static boostlab_problem *check_finite(boostlab_problem *p, char *err)
 {
     size_t n = p->ds.m * p->ds.d;
-    for (size_t j = 0; j < n; j++)
+    const bl_spmat *s = p->ds.sp;
+    for (size_t e = 0; s && e < s->nnz; e++)
+        if (isinf(s->rval[e])) {
+            size_t i = 0;
+            while (s->rptr[i + 1] <= e)
+                i++;
+            fail(err, "feature %u of example %zu is infinite (a missing value is NaN)",
+                 s->rcol[e], i);
+            boostlab_problem_free(p);
+            return NULL;
+        }
+    for (size_t j = 0; !s && j < n; j++)
         if (isinf(p->ds.x[j])) {
             fail(err, "feature %zu of example %zu is infinite (a missing value is NaN)",
                  j / p->ds.m, j % p->ds.m);
@@ -335,6 +346,20 @@ boostlab_problem *boostlab_problem_csr(size_t m, size_t d, const int64_t *indptr
     boostlab_problem *p = problem_new(m, d, y, w, err);
     if (!p)
         return NULL;
+    size_t nnz = (size_t)indptr[m] - (size_t)indptr[0];
+    if (bl_storage_sparse_pays(m, d, nnz)) { /* memory ~ the entries, not m x d */
+        size_t *rptr = bl_xmalloc((m + 1) * sizeof *rptr);
+        uint32_t *rcol = bl_xmalloc((nnz ? nnz : 1) * sizeof *rcol);
+        float *rval = bl_xmalloc((nnz ? nnz : 1) * sizeof *rval);
+        for (size_t i = 0; i <= m; i++)
+            rptr[i] = (size_t)(indptr[i] - indptr[0]);
+        for (size_t e = 0; e < nnz; e++) {
+            rcol[e] = (uint32_t)indices[indptr[0] + (int64_t)e];
+            rval[e] = (float)data[indptr[0] + (int64_t)e];
+        }
+        p->ds.sp = bl_spmat_from_csr(m, d, rptr, rcol, rval);
+        return check_finite(p, err);
+    }
     float *fx = bl_xcalloc(m * d, sizeof *fx);
     for (size_t i = 0; i < m; i++)
         for (int64_t j = indptr[i]; j < indptr[i + 1]; j++)
@@ -634,12 +659,17 @@ boostlab_model *boostlab_train(const boostlab_problem *prob, const boostlab_para
     bl_curve cv;
     memset(&q, 0, sizeof q);
     memset(&cv, 0, sizeof cv);
-    bl_dataset sub;
+    bl_dataset sub, dense;
     double *w;
+    bl_boost_cfg cfg = bl_algo_boost_cfg(&param->algo, param->iterations, param->seed);
+    memset(&dense, 0, sizeof dense);
     const bl_dataset *ds = weighed(prob, &sub, &w, &e);
+    if (ds)
+        ds = bl_boost_data(&param->algo, &cfg, ds, &dense, &e);
     if (!ds || bl_quantize(ds, param->max_bins, &q, &e) < 0) {
         put(err, &e);
         bl_dataset_free(&sub);
+        bl_dataset_free(&dense);
         free(w);
         return NULL;
     }
@@ -649,7 +679,6 @@ boostlab_model *boostlab_train(const boostlab_problem *prob, const boostlab_para
     bl_model_init(&mo->mo, param->algo.weak.plugin, prob->ds.k, prob->ds.d,
                   prob->ds.class_names, prob->ds.feature_names);
     mo->mo.algorithm = boostlab_parameter_text(param);
-    bl_boost_cfg cfg = bl_algo_boost_cfg(&param->algo, param->iterations, param->seed);
     cfg.max_bins = param->max_bins;
     cfg.weights = w;
     int rc = bl_boost(&cfg, &tv, NULL, NULL, &mo->mo, &cv, &e);
@@ -659,6 +688,7 @@ boostlab_model *boostlab_train(const boostlab_problem *prob, const boostlab_para
     bl_curve_free(&cv);
     bl_qview_free(&q);
     bl_dataset_free(&sub);
+    bl_dataset_free(&dense);
     free(w);
     if (rc < 0) {
         put(err, &e);
@@ -702,7 +732,10 @@ int boostlab_predict_values(const boostlab_model *mo, const boostlab_problem *pr
     size_t m = prob->ds.m, k = mo->mo.k;
     double *F = scores ? scores : bl_xmalloc(m * k * sizeof *F);
     struct bl_matrix X = {m, prob->ds.d, prob->ds.x};
-    bl_model_scores(&mo->mo, &X, F);
+    if (prob->ds.sp)
+        bl_model_scores_sparse(&mo->mo, &prob->ds.sp->view, F);
+    else
+        bl_model_scores(&mo->mo, &X, F);
     if (labels)
         bl_argmax_rows(F, m, k, labels);
     if (!scores)
@@ -757,7 +790,10 @@ int boostlab_add_terms(const boostlab_model *mo, const boostlab_problem *prob, s
     size_t n = prob->ds.m * mo->mo.k;
     double *F = bl_xmalloc(n * sizeof *F);
     struct bl_matrix X = {prob->ds.m, prob->ds.d, prob->ds.x};
-    bl_model_scores(&part, &X, F);
+    if (prob->ds.sp)
+        bl_model_scores_sparse(&part, &prob->ds.sp->view, F);
+    else
+        bl_model_scores(&part, &X, F);
     for (size_t j = 0; j < n; j++)
         scores[j] += F[j];
     free(F);

@@ -820,7 +820,7 @@ static int load_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
 
 static const char *const data_keys = "file, format, label, classes, labels, test_file, "
                                      "test_labels, split, test_ratio, first, per_class, folds, drop, "
-                                     "keep_classes, class_pick, repeats";
+                                     "keep_classes, class_pick, repeats, storage, features";
 
 static int data_path(const bl_ini *ini, const bl_ini_entry *e, char **out, bl_error *err)
 {
@@ -916,6 +916,15 @@ static int load_data(bl_data_spec *d, const bl_ini *ini, const bl_ini_section *s
             if (parse_int(e->value, 1, 100000, &n, &e2) < 0)
                 rc = bl_errf(err, "%s:%d: [%s] repeats: %s", ini->path, e->line, s->name, e2.msg);
             d->repeats = (int)n;
+        } else if (!strcmp(k, "storage")) {
+            if ((d->storage = bl_storage_parse(e->value)) < 0)
+                rc = bl_errf(err, "%s:%d: [%s] storage: expected auto|dense|sparse, got '%s'",
+                             ini->path, e->line, s->name, e->value);
+        } else if (!strcmp(k, "features")) {
+            if (parse_int(e->value, 1, 10000000, &n, &e2) < 0)
+                rc = bl_errf(err, "%s:%d: [%s] features: %s", ini->path, e->line, s->name,
+                             e2.msg);
+            d->features = (size_t)n;
         } else if (!strcmp(k, "class_pick")) {
             if (!strcmp(e->value, "first"))
                 d->class_pick = BL_PICK_FIRST;
@@ -949,6 +958,9 @@ static int load_data(bl_data_spec *d, const bl_ini *ini, const bl_ini_section *s
     if (d->format != BL_FMT_IDX && (d->labels || d->test_labels))
         return bl_errf(err, "%s: [%s] 'labels'/'test_labels' only apply to format = idx",
                        d->where, s->name);
+    if (d->features && d->format != BL_FMT_LIBSVM)
+        return bl_errf(err, "%s: [%s] 'features' only applies to LIBSVM (CSV and IDX files "
+                       "name or count their features)", d->where, s->name);
     if (d->label && d->format != BL_FMT_CSV)
         return bl_errf(err, "%s: [%s] 'label' (the label column) only applies to CSV",
                        d->where, s->name);
@@ -1453,6 +1465,7 @@ void bl_data_write(const bl_data_spec *d, FILE *f)
     if (d->classes) fprintf(f, "classes = %s\n", d->classes);
     if (d->label) fprintf(f, "label = %s\n", d->label);
     if (d->drop) fprintf(f, "drop = %s\n", d->drop);
+    if (d->features) fprintf(f, "features = %zu\n", d->features);
     if (d->split.kind == BL_SPLIT_FIRST) fprintf(f, "first = %zu\n", d->split.first);
     if (d->split.kind == BL_SPLIT_PER_CLASS) fprintf(f, "per_class = %zu\n", d->split.per_class);
     if (d->split.kind == BL_SPLIT_RATIO || d->split.kind == BL_SPLIT_PER_CLASS)
@@ -1482,6 +1495,10 @@ void bl_experiment_write(const bl_experiment *ex, FILE *f)
         /* how many runs, not what each run sees: kept out of the hash */
         if (ex->data[j].repeats)
             fprintf(f, "repeats = %d\n", ex->data[j].repeats);
+        /* how the data is held, not what it is (results are the same) */
+        if (ex->data[j].storage)
+            fprintf(f, "storage = %s\n", ex->data[j].storage == BL_STORAGE_SPARSE ? "sparse"
+                                                                                : "dense");
         fputc('\n', f);
     }
     for (size_t j = 0; j < ex->nalgo; j++) {

@@ -55,6 +55,9 @@ typedef struct bl_data_spec {
     size_t keep_classes;        /* 0 = all; else keep this many classes  */
     int repeats;                /* 0 = the experiment's                 */
     int class_pick;             /* BL_PICK_FIRST or BL_PICK_RANDOM      */
+    int storage;                /* BL_STORAGE_* (data/dataset.h)        */
+    size_t features;            /* LIBSVM: 0 = the largest index; else
+                                   this many, larger indices ignored    */
     char *base, *sweep;         /* NAME and "key=value,..." of a grid
                                    point (sweep NULL when not swept)    */
     char *where;                /* "FILE:LINE" of the section           */

@@ -30,6 +30,8 @@ static void free_names(char **names, size_t n)
 
 static char **copy_names(char *const *names, size_t n)
 {
+    if (!names)
+        return NULL;
     char **c = bl_xmalloc((n ? n : 1) * sizeof *c);
     for (size_t i = 0; i < n; i++)
         c[i] = bl_strdup(names[i]);
@@ -50,6 +52,7 @@ void bl_dataset_free(bl_dataset *ds)
         return;
     free(ds->y);
     free(ds->x);
+    bl_spmat_free(ds->sp);
     free_names(ds->feature_names, ds->d);
     free_names(ds->class_names, ds->k);
     memset(ds, 0, sizeof *ds);
@@ -67,10 +70,13 @@ int bl_dataset_subset(const bl_dataset *src, const size_t *rows, size_t n,
     out->d = src->d;
     out->k = src->k;
     out->y = bl_xmalloc((n ? n : 1) * sizeof *out->y);
-    out->x = bl_xmalloc(n * src->d * sizeof *out->x); /* bl_xmalloc(0) is fine */
     for (size_t i = 0; i < n; i++)
         out->y[i] = src->y[rows[i]];
-    for (size_t f = 0; f < src->d; f++) {
+    if (src->sp)
+        bl_spmat_subset(src, rows, n, out);
+    else
+        out->x = bl_xmalloc(n * src->d * sizeof *out->x); /* bl_xmalloc(0) is fine */
+    for (size_t f = 0; f < src->d && !src->sp; f++) {
         const float *col = src->x + f * src->m;
         float *dst = out->x + f * n;
         for (size_t i = 0; i < n; i++)
@@ -529,7 +535,8 @@ int bl_dataset_drop_features(bl_dataset *ds, const char *names, bl_error *err)
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         tok = bl_strip_field(tok);
         size_t f = 0;
-        while (f < ds->d && strcmp(ds->feature_names[f], tok) != 0)
+        char b[32];
+        while (f < ds->d && strcmp(bl_feature_name(ds->feature_names, f, b), tok) != 0)
             f++;
         if (f == ds->d) {
             bl_errf(err, "no feature named '%s'", tok);
@@ -540,16 +547,30 @@ int bl_dataset_drop_features(bl_dataset *ds, const char *names, bl_error *err)
         drop[f] = 1;
     }
     free(copy);
+    if (!ds->feature_names) { /* implied names would shift: write them out */
+        ds->feature_names = bl_xmalloc((ds->d ? ds->d : 1) * sizeof *ds->feature_names);
+        for (size_t f = 0; f < ds->d; f++) {
+            char b[32];
+            ds->feature_names[f] = bl_strdup(bl_feature_name(NULL, f, b));
+        }
+    }
     size_t keep = 0;
+    size_t *map = ds->sp ? bl_xmalloc((ds->d ? ds->d : 1) * sizeof *map) : NULL;
     for (size_t f = 0; f < ds->d; f++) {
+        if (map)
+            map[f] = drop[f] ? (size_t)-1 : keep;
         if (drop[f]) {
             free(ds->feature_names[f]);
             continue;
         }
         /* columns are contiguous, so a kept one moves down in one piece */
-        memmove(ds->x + keep * ds->m, ds->x + f * ds->m, ds->m * sizeof *ds->x);
+        if (ds->x)
+            memmove(ds->x + keep * ds->m, ds->x + f * ds->m, ds->m * sizeof *ds->x);
         ds->feature_names[keep++] = ds->feature_names[f];
     }
+    if (map)
+        bl_spmat_keep_features(ds, map, keep);
+    free(map);
     ds->d = keep;
     free(drop);
     return 0;

@@ -9,16 +9,65 @@
 #define BL_DATA_DATASET_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include <boostlab/data.h>
 
 #include "../util/error.h"
+
+/* Sparse storage of a data set: the stored entries in rows (CSR) and in
+ * columns (CSC), as the SDK's struct bl_sparse describes them; `view`
+ * points into these arrays. */
+typedef struct bl_spmat {
+    size_t nnz;
+    size_t *rptr;          /* m + 1 */
+    uint32_t *rcol;
+    float *rval;
+    size_t *cptr;          /* d + 1 */
+    uint32_t *crow;
+    float *cval;
+    struct bl_sparse view;
+} bl_spmat;
 
 typedef struct bl_dataset {
     size_t m, d, k;        /* examples, features, classes                 */
     int *y;                /* m labels in 0..k-1                          */
-    float *x;              /* m*d feature-major; NaN = missing            */
-    char **feature_names;  /* d names                                     */
+    float *x;              /* m*d feature-major; NaN = missing; NULL when
+                              sparse                                      */
+    char **feature_names;  /* d names, or NULL: feature f is "f<f+1>" (a
+                              sparse LIBSVM set: a million features must
+                              not cost a million strings)                 */
     char **class_names;    /* k names                                     */
+    bl_spmat *sp;          /* sparse storage (x NULL), or NULL: dense     */
 } bl_dataset;
+
+/* How a data set is held ([data] storage): dense feature-major, sparse
+ * (bl_spmat), or chosen by density (bl_storage_sparse_pays). */
+enum { BL_STORAGE_AUTO = 0, BL_STORAGE_DENSE = 1, BL_STORAGE_SPARSE = 2 };
+/* Whether auto storage holds nnz stored entries of an m x d set sparsely:
+ * below BL_SPARSE_DENSITY stored entries per cell (see docs/experiments.md
+ * for the measurement behind it). */
+#define BL_SPARSE_DENSITY 0.1
+int bl_storage_sparse_pays(size_t m, size_t d, size_t nnz);
+/* "auto", "dense", "sparse" -> BL_STORAGE_*, or -1. */
+int bl_storage_parse(const char *s);
+
+/* Feature f's name: ds->feature_names[f], or "f<f+1>" written into buf. */
+const char *bl_feature_name(char *const *names, size_t f, char buf[32]);
+
+/* Take CSR arrays (rptr m+1, rcol/rval rptr[m] entries, 0-based columns
+ * increasing within a row, all < d) and build the CSC half. */
+bl_spmat *bl_spmat_from_csr(size_t m, size_t d, size_t *rptr, uint32_t *rcol, float *rval);
+void bl_spmat_free(bl_spmat *s);
+/* Hold ds sparsely / densely, in place (no-op when it already is).  Dense
+ * -> sparse keeps every non-zero (NaN included: a stored missing value).
+ * Densifying refuses more than 2^31 cells. */
+int bl_dataset_sparsify(bl_dataset *ds, bl_error *err);
+int bl_dataset_densify(bl_dataset *ds, bl_error *err);
+/* A dense copy of src (sparse or dense) in out. */
+int bl_dataset_dense_copy(const bl_dataset *src, bl_dataset *out, bl_error *err);
+/* Bytes a dense copy of ds takes (x only). */
+size_t bl_dataset_dense_bytes(const bl_dataset *ds);
 
 /* Class table shared between the files of one data set, so that a test
  * file's labels map to the same indices as its training file's. */
@@ -94,7 +143,8 @@ int bl_read_csv(const char *path, const bl_csv_opts *opts, bl_classes *classes,
  * SVMlight "qid:N" token is ignored.  Absent entries are 0 (not missing).
  * Feature f (0-based) is named "f<f+1>", after its index in the file.
  * d_hint: number of features to use (0 = the largest index seen); indices
- * above a nonzero d_hint are an error. */
+ * above a nonzero d_hint are an error.  Held densely (bl_read_libsvm_opts
+ * chooses). */
 int bl_read_libsvm(const char *path, size_t d_hint, bl_classes *classes,
                    bl_dataset *out, bl_error *err);
 /* The same, for files that may hold no labels (boostlab predict):
@@ -104,6 +154,19 @@ int bl_read_libsvm(const char *path, size_t d_hint, bl_classes *classes,
 enum { BL_LIBSVM_LABELED, BL_LIBSVM_UNLABELED, BL_LIBSVM_AUTO };
 int bl_read_libsvm_ex(const char *path, size_t d_hint, int labels, bl_classes *classes,
                       bl_dataset *out, bl_error *err);
+/* The general form.  Memory while reading is proportional to the stored
+ * entries; a sparse result keeps it so (never m x d), and its feature
+ * names are implied (feature_names NULL). */
+typedef struct bl_libsvm_opts {
+    size_t d_hint;         /* as above                                    */
+    int labels;            /* BL_LIBSVM_*                                 */
+    int storage;           /* BL_STORAGE_*                                */
+    int ignore_beyond;     /* with d_hint: indices above it are dropped
+                              (counted in *ignored) instead of refused    */
+    size_t *ignored;       /* entries dropped so (may be NULL)            */
+} bl_libsvm_opts;
+int bl_read_libsvm_opts(const char *path, const bl_libsvm_opts *o, bl_classes *classes,
+                        bl_dataset *out, bl_error *err);
 /* IDX images (ubyte, any number of dimensions >= 1 after the count) and
  * labels (ubyte, one dimension).  Pixel values are kept as 0..255; feature
  * j is named "px<j>".  Labels are integer labels as above. */
@@ -119,10 +182,12 @@ void bl_classes_free(bl_classes *c);
 void bl_dataset_free(bl_dataset *ds);
 
 /* Remove the features named in `names` (comma-separated) from ds, e.g. an
- * identifier column.  Unknown names are an error; ds is unchanged then. */
+ * identifier column.  Unknown names are an error; ds is unchanged then.
+ * On a sparse set the remaining features keep their names (written out). */
 int bl_dataset_drop_features(bl_dataset *ds, const char *names, bl_error *err);
 
-/* New data set holding rows[0..n) of src (copies; names copied too). */
+/* New data set holding rows[0..n) of src (copies; names copied too),
+ * sparse when src is. */
 int bl_dataset_subset(const bl_dataset *src, const size_t *rows, size_t n,
                       bl_dataset *out, bl_error *err);
 
@@ -148,6 +213,11 @@ int bl_labels_add(bl_labels *L, const char *s, size_t where, int *id, bl_error *
 int bl_labels_finish(bl_labels *L, int *y, size_t n, bl_classes *classes,
                      bl_dataset *ds, size_t *bad_where, bl_error *err);
 void bl_labels_free(bl_labels *L);
+/* Sparse halves of bl_dataset_subset and bl_dataset_drop_features
+ * (sparse.c): out->sp from rows[0..n) of src; ds keeps feature f as
+ * map[f] ((size_t)-1: dropped), dnew features in all. */
+void bl_spmat_subset(const bl_dataset *src, const size_t *rows, size_t n, bl_dataset *out);
+void bl_spmat_keep_features(bl_dataset *ds, const size_t *map, size_t dnew);
 /* Strip blanks (and a pair of surrounding double quotes) in place. */
 char *bl_strip_field(char *s);
 

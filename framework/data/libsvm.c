@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* LIBSVM / SVMlight reader (see dataset.h for the format).  Rows are kept
- * in compressed sparse form while reading, then scattered once into the
- * dense feature-major matrix, absent entries being 0. */
+ * in compressed sparse form while reading; then either they become the
+ * sparse set's rows (the columns built from them), or they are scattered
+ * once into the dense feature-major matrix, absent entries being 0. */
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -43,9 +44,10 @@ static char *next_token(char **p)
     return s;
 }
 
-/* Parse "idx:val".  Returns 0, or -1 with err holding the reason. */
-static int parse_pair(char *tok, size_t d_hint, uint32_t prev, uint32_t *idx, float *val,
-                      bl_error *err)
+/* Parse "idx:val".  Returns 0, 1 for an index above d_hint that is to be
+ * ignored (ignore set), or -1 with err holding the reason. */
+static int parse_pair(char *tok, size_t d_hint, int ignore, uint32_t prev, uint32_t *idx,
+                      float *val, bl_error *err)
 {
     char *colon = strchr(tok, ':');
     if (!colon)
@@ -76,7 +78,7 @@ static int parse_pair(char *tok, size_t d_hint, uint32_t prev, uint32_t *idx, fl
     if (v > BL_LIBSVM_MAX_INDEX)
         return bl_errf(err, "feature index %.*s too large (at most %u)", (int)ilen, is,
                        BL_LIBSVM_MAX_INDEX);
-    if (d_hint && v > d_hint)
+    if (d_hint && v > d_hint && !ignore)
         return bl_errf(err, "feature index %llu exceeds the number of features (%zu)",
                        (unsigned long long)v, d_hint);
     if (v == prev)
@@ -102,7 +104,7 @@ static int parse_pair(char *tok, size_t d_hint, uint32_t prev, uint32_t *idx, fl
                        "leave the entry out or rescale the feature", vs);
     *idx = (uint32_t)v;
     *val = f;
-    return 0;
+    return d_hint && v > d_hint ? 1 : 0;
 }
 
 int bl_read_libsvm(const char *path, size_t d_hint, bl_classes *classes, bl_dataset *out,
@@ -114,25 +116,62 @@ int bl_read_libsvm(const char *path, size_t d_hint, bl_classes *classes, bl_data
 int bl_read_libsvm_ex(const char *path, size_t d_hint, int labels, bl_classes *classes,
                       bl_dataset *out, bl_error *err)
 {
-    memset(out, 0, sizeof *out);
-    if (d_hint > BL_LIBSVM_MAX_INDEX)
-        return bl_errf(err, "%s: number of features %zu too large (at most %u)", path, d_hint,
-                       BL_LIBSVM_MAX_INDEX);
-    bl_lines *r = bl_lines_open(path, err);
-    if (!r)
+    bl_libsvm_opts o = {d_hint, labels, BL_STORAGE_DENSE, 0, NULL};
+    return bl_read_libsvm_opts(path, &o, classes, out, err);
+}
+
+/* What the row reader fills: rows in CSR form, 0-based columns. */
+typedef struct rows {
+    size_t m, mcap, nnz, nzcap, dmax, ignored;
+    size_t *rowptr;
+    uint32_t *cols;
+    float *vals;
+    int *y;
+} rows;
+
+/* The tokens after a row's label into r; 0 or -1 (err prefixed). */
+static int read_pairs(const char *path, size_t ln, char *p, char *tok, size_t t,
+                      const bl_libsvm_opts *o, rows *r, bl_error *err)
+{
+    size_t t0 = t; /* the first token after the label */
+    uint32_t prev = 0;
+    for (; tok; tok = next_token(&p), t++) {
+        if (t == t0 && strncmp(tok, "qid:", 4) == 0)
+            continue; /* SVMlight query id: irrelevant here */
+        if (r->nnz == r->nzcap) {
+            r->nzcap = r->nzcap ? 2 * r->nzcap : 4096;
+            r->cols = bl_xrealloc(r->cols, r->nzcap * sizeof *r->cols);
+            r->vals = bl_xrealloc(r->vals, r->nzcap * sizeof *r->vals);
+        }
+        uint32_t idx;
+        int pr = parse_pair(tok, o->d_hint, o->ignore_beyond, prev, &idx, &r->vals[r->nnz], err);
+        if (pr < 0)
+            return bl_errprefix(err, "%s:%zu: token %zu '%.*s%s'", path, ln, t, SHOW(tok));
+        prev = idx;
+        if (pr == 1) {
+            r->ignored++;
+            continue;
+        }
+        r->cols[r->nnz++] = idx - 1;
+        if (idx > r->dmax)
+            r->dmax = idx;
+    }
+    r->rowptr[++r->m] = r->nnz;
+    return 0;
+}
+
+/* Every row of the file into r and its labels through L. */
+static int read_rows(const char *path, const bl_libsvm_opts *o, int labels, bl_labels *L,
+                     rows *r, bl_error *err)
+{
+    bl_lines *lr = bl_lines_open(path, err);
+    if (!lr)
         return -1;
-    size_t m = 0, mcap = 0, nnz = 0, nzcap = 0, dmax = 0;
-    size_t *rowptr = bl_xmalloc(sizeof *rowptr);
-    uint32_t *cols = NULL;
-    float *vals = NULL;
-    int *y = NULL;
-    bl_labels *L = bl_labels_new(classes);
     char *line;
     size_t len;
     int rc;
-    rowptr[0] = 0;
-    while ((rc = bl_lines_next(r, &line, &len, err)) == 1) {
-        size_t ln = bl_lines_lineno(r);
+    while ((rc = bl_lines_next(lr, &line, &len, err)) == 1) {
+        size_t ln = bl_lines_lineno(lr);
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
@@ -140,10 +179,10 @@ int bl_read_libsvm_ex(const char *path, size_t d_hint, int labels, bl_classes *c
         char *tok = next_token(&p);
         if (!tok)
             continue;
-        if (m == mcap) {
-            mcap = mcap ? 2 * mcap : 1024;
-            y = bl_xrealloc(y, mcap * sizeof *y);
-            rowptr = bl_xrealloc(rowptr, (mcap + 1) * sizeof *rowptr);
+        if (r->m == r->mcap) {
+            r->mcap = r->mcap ? 2 * r->mcap : 1024;
+            r->y = bl_xrealloc(r->y, r->mcap * sizeof *r->y);
+            r->rowptr = bl_xrealloc(r->rowptr, (r->mcap + 1) * sizeof *r->rowptr);
         }
         int feature_first = strchr(tok, ':') != NULL;
         if (labels == BL_LIBSVM_AUTO)
@@ -151,84 +190,93 @@ int bl_read_libsvm_ex(const char *path, size_t d_hint, int labels, bl_classes *c
         if (labels == BL_LIBSVM_LABELED && feature_first) {
             rc = bl_errf(err, "%s:%zu: token 1 '%.*s%s': expected a class label first, got a "
                          "feature%s", path, ln, SHOW(tok),
-                         m ? " (the rows before this one are labeled)" : "");
+                         r->m ? " (the rows before this one are labeled)" : "");
             break;
         }
         if (labels == BL_LIBSVM_UNLABELED && !feature_first) {
             rc = bl_errf(err, "%s:%zu: token 1 '%.*s%s': expected a feature INDEX:VALUE (the "
                          "file is read as unlabeled%s), got a label", path, ln, SHOW(tok),
-                         m ? ": its first row starts with a feature" : "");
+                         r->m ? ": its first row starts with a feature" : "");
             break;
         }
-        size_t t = 1, t0 = 1; /* t0: the first token after the label */
+        size_t t = 1;
         if (labels == BL_LIBSVM_UNLABELED) {
-            y[m] = -1;
+            r->y[r->m] = -1;
         } else {
-            if (bl_labels_add(L, tok, ln, &y[m], err) < 0) {
+            if (bl_labels_add(L, tok, ln, &r->y[r->m], err) < 0) {
                 rc = bl_errprefix(err, "%s:%zu: token 1 (the label)", path, ln);
                 break;
             }
             tok = next_token(&p);
-            t = t0 = 2;
+            t = 2;
         }
-        uint32_t prev = 0;
-        for (; tok; tok = next_token(&p), t++) {
-            if (t == t0 && strncmp(tok, "qid:", 4) == 0)
-                continue; /* SVMlight query id: irrelevant here */
-            if (nnz == nzcap) {
-                nzcap = nzcap ? 2 * nzcap : 4096;
-                cols = bl_xrealloc(cols, nzcap * sizeof *cols);
-                vals = bl_xrealloc(vals, nzcap * sizeof *vals);
-            }
-            if (parse_pair(tok, d_hint, prev, &cols[nnz], &vals[nnz], err) < 0) {
-                rc = bl_errprefix(err, "%s:%zu: token %zu '%.*s%s'", path, ln, t, SHOW(tok));
-                goto done;
-            }
-            prev = cols[nnz];
-            if (prev > dmax)
-                dmax = prev;
-            nnz++;
-        }
-        rowptr[++m] = nnz;
+        if ((rc = read_pairs(path, ln, p, tok, t, o, r, err)) < 0)
+            break;
     }
-done:
-    bl_lines_close(r);
-    size_t d = d_hint ? d_hint : dmax;
-    if (rc == 0 && m == 0)
+    bl_lines_close(lr);
+    return rc < 0 ? -1 : labels;
+}
+
+int bl_read_libsvm_opts(const char *path, const bl_libsvm_opts *o, bl_classes *classes,
+                        bl_dataset *out, bl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (o->ignored)
+        *o->ignored = 0;
+    if (o->d_hint > BL_LIBSVM_MAX_INDEX)
+        return bl_errf(err, "%s: number of features %zu too large (at most %u)", path,
+                       o->d_hint, BL_LIBSVM_MAX_INDEX);
+    rows r;
+    memset(&r, 0, sizeof r);
+    r.rowptr = bl_xcalloc(1, sizeof *r.rowptr);
+    bl_labels *L = bl_labels_new(classes);
+    int labels = read_rows(path, o, o->labels, L, &r, err);
+    int rc = labels < 0 ? -1 : 0;
+    size_t d = o->d_hint ? o->d_hint : r.dmax;
+    if (rc == 0 && r.m == 0)
         rc = bl_errf(err, "%s: no data rows (expected lines 'label index:value ...')", path);
     if (rc == 0 && d == 0)
         rc = bl_errf(err, "%s: no features in any row (every row holds only a label)", path);
-    int unlabeled = labels == BL_LIBSVM_UNLABELED;
-    if (rc == 0 && m > BL_DENSE_MAX / d)
+    int sparse = o->storage == BL_STORAGE_SPARSE ||
+                 (o->storage == BL_STORAGE_AUTO && bl_storage_sparse_pays(r.m, d, r.nnz));
+    if (rc == 0 && !sparse && r.m > BL_DENSE_MAX / d)
         rc = bl_errf(err, "%s: %zu rows x %zu features is too large to hold as a dense "
-                     "matrix", path, m, d);
+                     "matrix (storage = sparse holds its %zu non-zeros)", path, r.m, d, r.nnz);
     size_t bad = 0;
-    if (rc == 0 && !unlabeled && bl_labels_finish(L, y, m, classes, out, &bad, err) < 0)
+    if (rc == 0 && labels != BL_LIBSVM_UNLABELED &&
+        bl_labels_finish(L, r.y, r.m, classes, out, &bad, err) < 0)
         rc = bl_errprefix(err, "%s:%zu: token 1 (the label)", path, bad);
     bl_labels_free(L);
     if (rc < 0) {
-        free(rowptr);
-        free(cols);
-        free(vals);
-        free(y);
+        free(r.rowptr);
+        free(r.cols);
+        free(r.vals);
+        free(r.y);
         bl_dataset_free(out);
         return -1;
     }
-    out->m = m;
+    if (o->ignored)
+        *o->ignored = r.ignored;
+    out->m = r.m;
     out->d = d;
-    out->y = bl_xrealloc(y, m * sizeof *y);
-    out->x = bl_xcalloc(m * d, sizeof *out->x);
-    for (size_t i = 0; i < m; i++)
-        for (size_t e = rowptr[i]; e < rowptr[i + 1]; e++)
-            out->x[(size_t)(cols[e] - 1) * m + i] = vals[e];
-    free(rowptr);
-    free(cols);
-    free(vals);
+    out->y = bl_xrealloc(r.y, r.m * sizeof *r.y);
+    if (sparse) {
+        r.cols = bl_xrealloc(r.cols, (r.nnz ? r.nnz : 1) * sizeof *r.cols);
+        r.vals = bl_xrealloc(r.vals, (r.nnz ? r.nnz : 1) * sizeof *r.vals);
+        out->sp = bl_spmat_from_csr(r.m, d, r.rowptr, r.cols, r.vals);
+        return 0; /* names implied */
+    }
+    out->x = bl_xcalloc(r.m * d, sizeof *out->x);
+    for (size_t i = 0; i < r.m; i++)
+        for (size_t e = r.rowptr[i]; e < r.rowptr[i + 1]; e++)
+            out->x[(size_t)r.cols[e] * r.m + i] = r.vals[e];
+    free(r.rowptr);
+    free(r.cols);
+    free(r.vals);
     out->feature_names = bl_xmalloc(d * sizeof *out->feature_names);
     for (size_t f = 0; f < d; f++) {
         char b[32];
-        snprintf(b, sizeof b, "f%zu", f + 1);
-        out->feature_names[f] = bl_strdup(b);
+        out->feature_names[f] = bl_strdup(bl_feature_name(NULL, f, b));
     }
     return 0;
 }

@@ -110,6 +110,121 @@ static size_t group_bins(const size_t *cnt, size_t nd, size_t n, size_t max_bins
     return nb;
 }
 
+/* Distinct keys (dist, cnt: nd of them) of the n sorted pairs, with z more
+ * zeros merged in at their place (a sparse column's entries not stored). */
+static size_t distinct(const uint64_t *sorted, size_t n, size_t z, uint32_t *dist, size_t *cnt)
+{
+    uint32_t kz = float_key(0.0f);
+    size_t nd = 0;
+    int zdone = z == 0;
+    for (size_t i = 0; i <= n; i++) {
+        uint32_t k = i < n ? (uint32_t)(sorted[i] >> 32) : UINT32_MAX;
+        if (!zdone && (i == n || k >= kz)) {
+            dist[nd] = kz;
+            cnt[nd++] = z;
+            zdone = 1;
+            if (i < n && k == kz) {
+                cnt[nd - 1]++;
+                continue;
+            }
+        }
+        if (i == n)
+            break;
+        if (nd > 0 && dist[nd - 1] == k) {
+            cnt[nd - 1]++;
+        } else {
+            dist[nd] = k;
+            cnt[nd++] = 1;
+        }
+    }
+    return nd;
+}
+
+/* Cuts of feature f from its distinct values; bin of each sorted pair
+ * written to bins[(uint32_t)sorted[i]].  Returns the number of bins. */
+static size_t cuts_and_bins(const uint64_t *sorted, size_t n, size_t z, size_t max_bins,
+                            uint32_t *dist, size_t *cnt, size_t *end, float *cut, uint8_t *bins)
+{
+    size_t nd = distinct(sorted, n, z, dist, cnt);
+    size_t nb = nd ? group_bins(cnt, nd, n + z, max_bins, end) : 1;
+    for (size_t b = 0; b + 1 < nb; b++)
+        cut[b] = cut_between(key_float(dist[end[b] - 1]), key_float(dist[end[b]]));
+    /* Bins in sorted order.  Since lo <= cut < hi around every cut, bin b
+     * holds exactly the values v with cut[b-1] < v <= cut[b]: the same
+     * answer as testing raw values against the cuts. */
+    for (size_t i = 0, j = 0, b = 0; i < n; i++) {
+        uint32_t k = (uint32_t)(sorted[i] >> 32);
+        while (dist[j] != k)
+            j++;
+        while (j >= end[b])
+            b++;
+        bins[(uint32_t)sorted[i]] = (uint8_t)b;
+    }
+    return nb;
+}
+
+/* The sparse view: per feature, its stored entries as above plus m minus
+ * their number zeros. */
+static void quantize_sparse(const bl_spmat *s, size_t m, size_t d, size_t max_bins, bl_qview *q)
+{
+    size_t cmax = 0, *off = bl_xmalloc((d + 1) * sizeof *off);
+    off[0] = 0;
+    for (size_t f = 0; f < d; f++) {
+        size_t c = s->cptr[f + 1] - s->cptr[f];
+        cmax = c > cmax ? c : cmax;
+        size_t nbmax = c + 1 < max_bins ? c + 1 : max_bins; /* distinct values + 0 */
+        off[f + 1] = off[f] + nbmax - 1;
+    }
+    q->cutpool = bl_xmalloc((off[d] ? off[d] : 1) * sizeof *q->cutpool);
+    q->cbin = bl_xmalloc((s->nnz ? s->nnz : 1) * sizeof *q->cbin);
+    q->rbin = bl_xmalloc((s->nnz ? s->nnz : 1) * sizeof *q->rbin);
+    q->zbin = bl_xmalloc((d ? d : 1) * sizeof *q->zbin);
+#pragma omp parallel if (d > 1 && s->nnz > 100000)
+    {
+        uint64_t *keys = bl_xmalloc((cmax + 1) * sizeof *keys);
+        uint64_t *tmp = bl_xmalloc((cmax + 1) * sizeof *tmp);
+        uint32_t *dist = bl_xmalloc((cmax + 1) * sizeof *dist);
+        size_t *cnt = bl_xmalloc((cmax + 1) * sizeof *cnt);
+        size_t *end = bl_xmalloc((max_bins + 1) * sizeof *end);
+#pragma omp for schedule(dynamic, 256)
+        for (size_t f = 0; f < d; f++) {
+            size_t a = s->cptr[f], c = s->cptr[f + 1] - a, n = 0;
+            uint8_t *bins = q->cbin + a;
+            for (size_t e = 0; e < c; e++) {
+                if (isnan(s->cval[a + e]))
+                    bins[e] = 0; /* missing: bin 0 */
+                else
+                    keys[n++] = (uint64_t)float_key(s->cval[a + e]) << 32 | e;
+            }
+            uint64_t *sorted = radix_sort(keys, tmp, n);
+            float *cut = q->cutpool + off[f];
+            size_t nb = cuts_and_bins(sorted, n, m - c, max_bins, dist, cnt, end, cut, bins);
+            q->cut[f] = cut;
+            q->nbins[f] = (uint16_t)nb;
+            size_t zb = 0; /* bin of 0: the number of cuts below it */
+            while (zb + 1 < nb && cut[zb] < 0.0f)
+                zb++;
+            q->zbin[f] = (uint8_t)zb;
+        }
+        free(keys);
+        free(tmp);
+        free(dist);
+        free(cnt);
+        free(end);
+    }
+    free(off);
+    /* the same bins in row order: rows' columns increase, so walking the
+     * columns in order visits each row's entries in its order */
+    size_t *cur = bl_xcalloc(m ? m : 1, sizeof *cur);
+    for (size_t f = 0; f < d; f++)
+        for (size_t e = s->cptr[f]; e < s->cptr[f + 1]; e++) {
+            uint32_t i = s->crow[e];
+            q->rbin[s->rptr[i] + cur[i]++] = q->cbin[e];
+        }
+    free(cur);
+    q->sq = (struct bl_squantized){q->rbin, q->cbin, q->zbin};
+}
+
 int bl_quantize(const bl_dataset *ds, int max_bins, bl_qview *q, bl_error *err)
 {
     memset(q, 0, sizeof *q);
@@ -120,9 +235,13 @@ int bl_quantize(const bl_dataset *ds, int max_bins, bl_qview *q, bl_error *err)
         return bl_errf(err, "quantize: %zu rows is more than this code handles (2^32 - 1)", m);
     q->m = m;
     q->d = d;
-    q->bins = bl_xmalloc(m * d * sizeof *q->bins);
-    q->nbins = bl_xmalloc(d * sizeof *q->nbins);
+    q->nbins = bl_xmalloc((d ? d : 1) * sizeof *q->nbins);
     q->cut = bl_xcalloc(d ? d : 1, sizeof *q->cut);
+    if (ds->sp) {
+        quantize_sparse(ds->sp, m, d, (size_t)max_bins, q);
+        return 0;
+    }
+    q->bins = bl_xmalloc(m * d * sizeof *q->bins);
 
 #pragma omp parallel if (d > 1 && m * d > 100000)
     {
@@ -143,34 +262,10 @@ int bl_quantize(const bl_dataset *ds, int max_bins, bl_qview *q, bl_error *err)
                     keys[n++] = (uint64_t)float_key(col[i]) << 32 | i;
             }
             uint64_t *sorted = radix_sort(keys, tmp, n);
-            /* Distinct values with counts. */
-            size_t nd = 0;
-            for (size_t i = 0; i < n; i++) {
-                uint32_t k = (uint32_t)(sorted[i] >> 32);
-                if (nd > 0 && dist[nd - 1] == k) {
-                    cnt[nd - 1]++;
-                } else {
-                    dist[nd] = k;
-                    cnt[nd++] = 1;
-                }
-            }
-            size_t nb = nd ? group_bins(cnt, nd, n, (size_t)max_bins, end) : 1;
-            float *cut = bl_xmalloc((nb > 1 ? nb - 1 : 1) * sizeof *cut);
-            for (size_t b = 0; b + 1 < nb; b++)
-                cut[b] = cut_between(key_float(dist[end[b] - 1]), key_float(dist[end[b]]));
-            q->cut[f] = cut;
+            float *cut = bl_xmalloc(((size_t)max_bins - 1) * sizeof *cut);
+            size_t nb = cuts_and_bins(sorted, n, 0, (size_t)max_bins, dist, cnt, end, cut, bins);
+            q->cut[f] = bl_xrealloc(cut, (nb > 1 ? nb - 1 : 1) * sizeof *cut);
             q->nbins[f] = (uint16_t)nb;
-            /* Bins in sorted order.  Since lo <= cut < hi around every cut,
-             * bin b holds exactly the values v with cut[b-1] < v <= cut[b]:
-             * the same answer as testing raw values against the cuts. */
-            for (size_t i = 0, j = 0, b = 0; i < n; i++) {
-                uint32_t k = (uint32_t)(sorted[i] >> 32);
-                while (dist[j] != k)
-                    j++;
-                while (j >= end[b])
-                    b++;
-                bins[(uint32_t)sorted[i]] = (uint8_t)b;
-            }
         }
         free(keys);
         free(tmp);
@@ -185,10 +280,14 @@ void bl_qview_free(bl_qview *q)
 {
     if (!q)
         return;
-    if (q->cut)
+    if (q->cut && !q->cutpool)
         for (size_t f = 0; f < q->d; f++)
             free(q->cut[f]);
     free(q->cut);
+    free(q->cutpool);
+    free(q->rbin);
+    free(q->cbin);
+    free(q->zbin);
     free(q->bins);
     free(q->nbins);
     memset(q, 0, sizeof *q);
@@ -204,6 +303,10 @@ void bl_train_view(const bl_dataset *ds, const bl_qview *q, struct bl_train *t)
     t->X.m = ds->m;
     t->X.d = ds->d;
     t->X.x = ds->x;
+    if (ds->sp)
+        t->S = &ds->sp->view;
+    if (q && q->cutpool)
+        t->SQ = &q->sq;
     if (q) {
         t->Q.m = q->m;
         t->Q.d = q->d;

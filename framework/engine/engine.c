@@ -99,7 +99,7 @@ static int run_open(bl_run *r, const bl_boost_cfg *cfg, const struct bl_train *t
 {
     size_t m = tr->m, k = tr->k, mt = Xt ? Xt->m : 0;
     char msg[BL_ERR_MAX] = "";
-    *r = (bl_run){.cfg = cfg, .tr = tr, .Xt = Xt, .wtr = tr, .Xth = Xt, .m = m, .k = k,
+    *r = (bl_run){.cfg = cfg, .tr = tr, .Xt = Xt, .wtr = tr, .Xth = Xt, .Sth = cfg->test_sparse, .m = m, .k = k,
                   .mt = mt, .T = cfg->iterations > 0 ? (size_t)cfg->iterations : 1};
     if (k < 2 || m == 0)
         return bl_errf(err, "the training set has %zu examples and %zu classes: boosting needs "

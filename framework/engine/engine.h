@@ -60,6 +60,8 @@ typedef struct bl_boost_cfg {
      * loss becomes sum_i w_i l_i (weighted.h), so the curve's train loss
      * is weighted; its train error stays the unweighted error rate. */
     const double *weights;
+    /* Sparse test inputs (Xtest then gives only m and d), or NULL. */
+    const struct bl_sparse *test_sparse;
 } bl_boost_cfg;
 
 /* Train on `train`; if Xtest is not NULL also track the test error on

@@ -46,7 +46,13 @@ void bl_model_init(bl_model *mo, const struct bl_plugin *weak, size_t k, size_t 
     mo->k = k;
     mo->d = d;
     mo->class_names = copy_names(class_names, k);
-    mo->feature_names = copy_names(feature_names, d);
+    if (feature_names) {
+        mo->feature_names = copy_names(feature_names, d);
+    } else { /* a sparse set's implied names, f1 .. fd */
+        mo->feature_names = bl_xcalloc(d ? d : 1, sizeof *mo->feature_names);
+        for (size_t j = 0; j < d; j++)
+            mo->feature_names[j] = bl_strfmt("f%zu", j + 1);
+    }
 }
 
 void bl_model_add(bl_model *mo, void *hyp, size_t outdim)
@@ -79,16 +85,59 @@ void bl_model_set_term(bl_model *mo, size_t j, const double *w, const double *co
     t->outdim = mo->k;
 }
 
+/* Rows of S in [i0, i0+n) densified feature-major into xb (n x d). */
+static void dense_rows(const struct bl_sparse *S, size_t i0, size_t n, float *xb)
+{
+    memset(xb, 0, n * S->d * sizeof *xb);
+    for (size_t i = 0; i < n; i++)
+        for (size_t e = S->rptr[i0 + i]; e < S->rptr[i0 + i + 1]; e++)
+            xb[(size_t)S->rcol[e] * n + i] = S->rval[e];
+}
+
+#define DENSE_BLOCK_BYTES (1u << 20)
+
+void bl_hyp_predict_sparse(const struct bl_weak_ops *wo, const void *hyp,
+                           const struct bl_sparse *S, size_t outdim, double *out)
+{
+    if (wo->predict_sparse) {
+        wo->predict_sparse(hyp, S, out);
+        return;
+    }
+    size_t d = S->d ? S->d : 1, B = DENSE_BLOCK_BYTES / (d * sizeof(float));
+    B = B < 1 ? 1 : B > S->m ? (S->m ? S->m : 1) : B;
+    float *xb = bl_xmalloc(B * d * sizeof *xb);
+    for (size_t i0 = 0; i0 < S->m; i0 += B) {
+        size_t n = S->m - i0 < B ? S->m - i0 : B;
+        dense_rows(S, i0, n, xb);
+        struct bl_matrix Xb = {n, S->d, xb};
+        wo->predict(hyp, &Xb, out + i0 * outdim);
+    }
+    free(xb);
+}
+
 void bl_term_outputs(const bl_model *mo, const bl_term *t, const struct bl_matrix *X,
                      double *out, double *scratch)
 {
+    bl_term_outputs_any(mo, t, X, NULL, out, scratch);
+}
+
+void bl_term_outputs_any(const bl_model *mo, const bl_term *t, const struct bl_matrix *X,
+                         const struct bl_sparse *S, double *out, double *scratch)
+{
     const struct bl_weak_ops *wo = mo->weak->ops;
+    size_t hdim = wo->outdim(t->hyp);
     if (!t->code) {
-        wo->predict(t->hyp, X, out);
+        if (S)
+            bl_hyp_predict_sparse(wo, t->hyp, S, hdim, out);
+        else
+            wo->predict(t->hyp, X, out);
         return;
     }
     size_t k = mo->k, h = t->hdim;
-    wo->predict(t->hyp, X, scratch);
+    if (S)
+        bl_hyp_predict_sparse(wo, t->hyp, S, hdim, scratch);
+    else
+        wo->predict(t->hyp, X, scratch);
     for (size_t i = 0; i < X->m; i++)
         for (size_t r = 0; r < k; r++) {
             double v = 0;
@@ -213,6 +262,40 @@ void bl_model_scores(const bl_model *mo, const struct bl_matrix *X, double *F)
         free(out);
         free(scratch);
     }
+}
+
+void bl_model_scores_sparse(const bl_model *mo, const struct bl_sparse *S, double *F)
+{
+    size_t m = S->m, k = mo->k, hmax = 1;
+    memset(F, 0, m * k * sizeof *F);
+    if (mo->proj) { /* projected inputs are dense: densify blocks of rows */
+        size_t d = S->d ? S->d : 1, B = DENSE_BLOCK_BYTES / (d * sizeof(float));
+        B = B < 1 ? 1 : B > SCORE_ROWS ? SCORE_ROWS : B;
+        float *xb = bl_xmalloc(B * d * sizeof *xb);
+        for (size_t i0 = 0; i0 < m; i0 += B) {
+            size_t n = m - i0 < B ? m - i0 : B;
+            dense_rows(S, i0, n, xb);
+            struct bl_matrix Xb = {n, S->d, xb};
+            bl_model_scores(mo, &Xb, F + i0 * k);
+        }
+        free(xb);
+        return;
+    }
+    for (size_t j = 0; j < mo->t; j++)
+        if (mo->term[j].hdim > hmax)
+            hmax = mo->term[j].hdim;
+    double *out = bl_xmalloc((m ? m : 1) * k * sizeof *out);
+    double *scratch = bl_xmalloc((m ? m : 1) * hmax * sizeof *scratch);
+    struct bl_matrix X = {m, S->d, NULL};
+    for (size_t j = 0; j < mo->t; j++) {
+        const bl_term *t = &mo->term[j];
+        bl_term_outputs_any(mo, t, &X, S, out, scratch);
+        for (size_t i = 0; i < m; i++)
+            for (size_t r = 0; r < k; r++)
+                F[i * k + r] += t->w[r] * (t->outdim == 1 ? out[i] : out[i * k + r]);
+    }
+    free(out);
+    free(scratch);
 }
 
 /* The first index of a row's largest score (NaN never wins), with the best

@@ -61,12 +61,24 @@ void bl_model_set_term(bl_model *mo, size_t j, const double *w, const double *co
  * its m x k class outputs. */
 void bl_term_outputs(const bl_model *mo, const bl_term *t, const struct bl_matrix *X,
                      double *out, double *scratch);
+/* The same on inputs that may be sparse: S when not NULL (X then only
+ * gives m and d), else X. */
+void bl_term_outputs_any(const bl_model *mo, const bl_term *t, const struct bl_matrix *X,
+                         const struct bl_sparse *S, double *out, double *scratch);
+struct bl_weak_ops;
+/* A hypothesis' outputs on S: the learner's predict_sparse, or predict on
+ * blocks of rows densified a few at a time (memory ~ 1 MiB, not m x d). */
+void bl_hyp_predict_sparse(const struct bl_weak_ops *wo, const void *hyp,
+                           const struct bl_sparse *S, size_t outdim, double *out);
 void bl_model_free(bl_model *mo);
 /* Make the model predict through projection ps (seeded) on its inputs. */
 int bl_model_set_proj(bl_model *mo, const bl_paramset *ps, uint64_t seed, bl_error *err);
 
 /* Scores F (X->m x k) and labels (X->m) of a model. */
 void bl_model_scores(const bl_model *mo, const struct bl_matrix *X, double *F);
+/* The same on a sparse matrix, in memory proportional to its entries and
+ * m x k (a model with a projection densifies blocks of rows). */
+void bl_model_scores_sparse(const bl_model *mo, const struct bl_sparse *S, double *F);
 void bl_argmax_rows(const double *F, size_t m, size_t k, int *label);
 /* Fraction of rows whose argmax differs from y. */
 double bl_error_rate(const double *F, const int *y, size_t m, size_t k);

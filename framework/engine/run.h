@@ -38,6 +38,7 @@ typedef struct bl_run {
      * hypotheses see them: tr and Xt, but for projected inputs */
     const struct bl_train *wtr;
     const struct bl_matrix *Xth;
+    const struct bl_sparse *Sth; /* sparse test inputs (Xth: m, d only) */
     size_t m, k, mt;
     size_t T;                   /* the iteration budget (at least 1) */
     const struct bl_loss_ops *lo;

@@ -23,7 +23,7 @@ void bl_run_class_scores(bl_run *r, const bl_model *mo)
     size_t m = r->m, mt = r->mt, k = r->k, t = mo->t, tod = r->tod;
     const bl_term *term = &mo->term[t - 1];
     if (mt) {
-        bl_term_outputs(mo, term, r->Xth, r->tout, r->tscratch);
+        bl_term_outputs_any(mo, term, r->Xth, r->Sth, r->tout, r->tscratch);
         if (r->tc) {
             r->touts[t - 1] = bl_xmalloc(mt * tod * sizeof(double));
             memcpy(r->touts[t - 1], r->tout, mt * tod * sizeof(double));

@@ -208,7 +208,10 @@ static void code_scores(bl_run *r, const bl_model *mo)
     size_t m = r->m, mt = r->mt, k = r->k, nc = s->nc, t = mo->t;
     const double *wn = s->wc + (t - 1) * nc;
     if (mt) {
-        r->wo->predict(mo->term[t - 1].hyp, r->Xth, r->tscratch);
+        if (r->Sth)
+            bl_hyp_predict_sparse(r->wo, mo->term[t - 1].hyp, r->Sth, nc, r->tscratch);
+        else
+            r->wo->predict(mo->term[t - 1].hyp, r->Xth, r->tscratch);
         if (r->tc) {
             r->touts[t - 1] = bl_xmalloc(mt * nc * sizeof(double));
             memcpy(r->touts[t - 1], r->tscratch, mt * nc * sizeof(double));

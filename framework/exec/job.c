@@ -10,11 +10,36 @@
 #include <string.h>
 
 #include "../data/split.h"
+#include "../plugin/loader.h"
 #include "../util/clock.h"
 #include "../util/fsutil.h"
 #include "../util/rng.h"
 #include "cv.h"
 #include "method.h"
+
+/* A LIBSVM file of data set d: its features (d->features, or the training
+ * file's width `width` for a test file) with indices beyond them ignored
+ * and counted in the log, held as `storage` says. */
+static int read_libsvm(const bl_data_spec *d, const char *path, size_t width, int storage,
+                       bl_classes *cls, bl_dataset *out, bl_error *err)
+{
+    size_t ign = 0;
+    bl_libsvm_opts o = {width, BL_LIBSVM_LABELED, storage, width != 0, &ign};
+    int rc = bl_read_libsvm_opts(path, &o, cls, out, err);
+    if (rc == 0 && ign)
+        bl_host_api.log(1, "data", "%s: %zu entries of features beyond %zu ignored (%s)", path,
+                        ign, width, d->features ? "features = N" : "not in the training file");
+    return rc;
+}
+
+/* The storage d asks for, for a CSV or IDX set that was read densely: they
+ * turn sparse on request only. */
+static int restore(const bl_data_spec *d, bl_dataset *ds, bl_error *err)
+{
+    if (d->storage != BL_STORAGE_SPARSE || d->format == BL_FMT_LIBSVM)
+        return 0;
+    return bl_dataset_sparsify(ds, err);
+}
 
 int bl_load_data(const bl_data_spec *d, bl_dataset *all, bl_dataset *test, bl_error *err)
 {
@@ -28,7 +53,9 @@ int bl_load_data(const bl_data_spec *d, bl_dataset *all, bl_dataset *test, bl_er
     int rc;
     switch (d->format) {
     case BL_FMT_CSV: rc = bl_read_csv(d->file, &co, &cls, all, err); break;
-    case BL_FMT_LIBSVM: rc = bl_read_libsvm(d->file, 0, &cls, all, err); break;
+    case BL_FMT_LIBSVM:
+        rc = read_libsvm(d, d->file, d->features, d->storage, &cls, all, err);
+        break;
     default: rc = bl_read_idx(d->file, d->labels, &cls, all, err); break;
     }
     if (rc == 0 && d->test_file) {
@@ -36,7 +63,10 @@ int bl_load_data(const bl_data_spec *d, bl_dataset *all, bl_dataset *test, bl_er
          * from its labels): the test file is read through it */
         switch (d->format) {
         case BL_FMT_CSV: rc = bl_read_csv(d->test_file, &co, &cls, test, err); break;
-        case BL_FMT_LIBSVM: rc = bl_read_libsvm(d->test_file, all->d, &cls, test, err); break;
+        case BL_FMT_LIBSVM: /* held as the training file is */
+            rc = read_libsvm(d, d->test_file, all->d,
+                             all->sp ? BL_STORAGE_SPARSE : BL_STORAGE_DENSE, &cls, test, err);
+            break;
         default: rc = bl_read_idx(d->test_file, d->test_labels, &cls, test, err); break;
         }
         if (rc == 0 && test->d != all->d)
@@ -44,9 +74,13 @@ int bl_load_data(const bl_data_spec *d, bl_dataset *all, bl_dataset *test, bl_er
                          d->file, all->d);
     }
     bl_classes_free(&cls);
+    if (rc == 0)
+        rc = restore(d, all, err);
+    if (rc == 0 && test->m)
+        rc = restore(d, test, err);
     if (rc == 0 && d->drop) {
         rc = bl_dataset_drop_features(all, d->drop, err);
-        if (rc == 0 && test->x)
+        if (rc == 0 && test->m)
             rc = bl_dataset_drop_features(test, d->drop, err);
         if (rc < 0)
             bl_errprefix(err, "%s: drop", d->drop_where);

@@ -42,4 +42,11 @@ const bl_method *bl_method_get(int id);
  * method that leaves no model. */
 int bl_method_run(const bl_method_cfg *cfg, const bl_method_io *io, bl_error *err);
 
+/* The training set a boosting run of algorithm a (configured as cfg) works
+ * on: ds itself when ds is dense or its weak learner takes sparse sets,
+ * else a dense copy made into *dense (logged with its size).  NULL on
+ * error.  Free *dense (zeroed when unused) after the run. */
+const bl_dataset *bl_boost_data(const bl_algo_spec *a, const bl_boost_cfg *cfg,
+                                const bl_dataset *ds, bl_dataset *dense, bl_error *err);
+
 #endif

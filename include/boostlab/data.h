@@ -36,7 +36,7 @@ struct bl_quantized {
     const float *const *cut;     /* per feature, nbins[f] - 1 thresholds */
 };
 
-/* Sparse feature matrix (SDK 2.1), stored both ways so that a learner can
+/* Sparse feature matrix, stored both ways so that a learner can
  * walk a node's rows (CSR) or one feature's rows (CSC) at the cost of the
  * entries it touches.  Entries not stored are 0.0; a missing value is
  * stored explicitly as NaN.  Row i's entries are k in [rptr[i], rptr[i+1]),
@@ -53,7 +53,7 @@ struct bl_sparse {
     const float *cval;      /* nnz   */
 };
 
-/* Quantized view of a struct bl_sparse (SDK 2.1): the bins of its stored
+/* Quantized view of a struct bl_sparse: the bins of its stored
  * entries, in the same two orders, and per feature the bin of the value 0,
  * which every entry not stored falls in.  Bins and cuts mean what they mean
  * in struct bl_quantized (whose nbins and cut a sparse training set still
@@ -66,7 +66,7 @@ struct bl_squantized {
 };
 
 /* A training set as plugins see it: labels 0..k-1, raw and quantized
- * features.  Since SDK 2.1 it may be sparse: then S and SQ are set while
+ * features.  It may be sparse: then S and SQ are set while
  * X.x and Q.bins are NULL (Q.nbins and Q.cut stay valid).  The host gives a
  * sparse set only to weak learners that declare they take one
  * (bl_weak_ops.predict_sparse); every other plugin sees X.x and Q.bins. */

@@ -81,6 +81,16 @@
  * prefix sums serially with the same arithmetic to read off the votes or
  * classes.
  *
+ * Sparse training sets (bl_train.S/SQ): a feature's histogram is built
+ * from its stored entries only (CSC order, cost ~ its non-zeros), and the
+ * bin of 0.0 (SQ->zbin) gets the rest by subtraction: T minus the stored
+ * entries' sums.  The candidate splits and every choice are those of the
+ * dense search; the zero bin's sums are rounded differently (a subtraction
+ * instead of a sum in row order), so edges may differ from the dense
+ * search's in their last bits and a split chosen by a margin of that size
+ * could differ.  Outputs and models are otherwise the same; predict_sparse
+ * scores a sparse matrix at the cost of the split features' entries.
+ *
  * Hypothesis text (one line, what save writes and load reads):
  *   max, l2:   "f=<feature> t=<threshold> pol=<1|-1>" (+ " out=01" for output 01)
  *   each:      "each <c>: f=<f> t=<t> pol=<1|-1>; f=<f> t=<t> pol=<1|-1>; ..." (c stumps)
@@ -208,6 +218,13 @@ struct stump {
     uint32_t *mrow;        /*   mrow[moff[f] .. moff[f+1])                 */
     uint16_t *mlo;         /* d: lowest bin holding a present value        */
     double *mbuf;          /* nthreads * 2 * cap_c: sums M over them, L - M */
+    /* sparse training set (tr->S): no split_ok table (d x 256 bytes is too
+     * much for a million features); each thread's ok row is made with its
+     * histogram.  A chosen feature's bins and values are expanded to m
+     * entries when its outputs are written. */
+    uint8_t *okbuf;        /* nthreads * MAXBINS                           */
+    uint8_t *colbin;       /* m                                            */
+    float *colx;           /* m                                            */
 };
 
 static void stump_destroy(void *self)
@@ -225,6 +242,9 @@ static void stump_destroy(void *self)
     free(S->mrow);
     free(S->mlo);
     free(S->mbuf);
+    free(S->okbuf);
+    free(S->colbin);
+    free(S->colx);
     free(S);
 }
 
@@ -256,6 +276,32 @@ static int stump_reserve(struct stump *S, size_t c)
     return 0;
 }
 
+/* find_missing on a sparse set: missing values are stored NaN entries; a
+ * feature's unstored rows are zeros, in its zero bin. */
+static int find_missing_sparse(struct stump *S)
+{
+    const struct bl_sparse *X = S->tr->S;
+    const struct bl_squantized *SQ = S->tr->SQ;
+    size_t n = 0;
+    for (size_t f = 0; f < X->d; f++) {
+        for (size_t e = X->cptr[f]; e < X->cptr[f + 1]; e++)
+            n += isnan(X->cval[e]) != 0;
+        S->moff[f + 1] = n;
+    }
+    if (n && !(S->mrow = malloc(n * sizeof *S->mrow)))
+        return -1;
+    for (size_t f = 0, k = 0; f < X->d; f++) {
+        unsigned lo = X->cptr[f + 1] - X->cptr[f] < X->m ? SQ->zbin[f] : S->tr->Q.nbins[f];
+        for (size_t e = X->cptr[f]; e < X->cptr[f + 1]; e++)
+            if (isnan(X->cval[e]))
+                S->mrow[k++] = X->crow[e];
+            else if (SQ->cbin[e] < lo)
+                lo = SQ->cbin[e];
+        S->mlo[f] = (uint16_t)lo;
+    }
+    return 0;
+}
+
 /* The rows with a missing value, per feature, once, and the lowest bin
  * holding a present value: sending the missing rows right after bin b
  * leaves something on the left only when b >= mlo[f] (bin 0 may hold
@@ -268,6 +314,8 @@ static int find_missing(struct stump *S, char err[BL_ERR_MAX])
     S->mlo = calloc(d ? d : 1, sizeof *S->mlo);
     if (!S->moff || !S->mlo)
         goto oom;
+    if (tr->S)
+        return find_missing_sparse(S) < 0 ? (snprintf(err, BL_ERR_MAX, "out of memory"), -1) : 0;
     if (!tr->X.x)
         return 0;
     for (size_t f = 0; f < d; f++) {
@@ -315,7 +363,9 @@ static void *stump_create(const struct bl_host *host, const union bl_value *para
                           const struct bl_train *train, char err[BL_ERR_MAX])
 {
     const struct bl_quantized *Q = &train->Q;
-    if (!Q->bins || !Q->nbins || !Q->cut || Q->m != train->m || Q->d != train->d) {
+    int sparse = train->S && train->SQ;
+    if ((!Q->bins && !sparse) || !Q->nbins || !Q->cut || Q->m != train->m ||
+        Q->d != train->d) {
         snprintf(err, BL_ERR_MAX, "the training set has no (matching) quantized view");
         return NULL;
     }
@@ -341,15 +391,23 @@ static void *stump_create(const struct bl_host *host, const union bl_value *para
     S->zo = params ? params[P_OUTPUT].choice == 1 : 0;
     S->nthreads = host && host->threads > 0 ? host->threads : 1;
     S->best = malloc((train->d ? train->d : 1) * sizeof *S->best);
-    S->split_ok = calloc((train->d ? train->d : 1) * MAXBINS, 1);
+    if (sparse) {
+        S->okbuf = malloc((size_t)S->nthreads * MAXBINS);
+        S->colbin = malloc(train->m ? train->m : 1);
+        S->colx = malloc((train->m ? train->m : 1) * sizeof *S->colx);
+    } else {
+        S->split_ok = calloc((train->d ? train->d : 1) * MAXBINS, 1);
+    }
     S->hblk = malloc((size_t)S->nthreads * FBLK * MAXBINS * sizeof *S->hblk);
-    if (!S->best || !S->split_ok || !S->hblk || stump_reserve(S, train->k ? train->k : 1) < 0) {
+    if (!S->best || !(S->split_ok || S->okbuf) || (sparse && (!S->colbin || !S->colx)) ||
+        !S->hblk || stump_reserve(S, train->k ? train->k : 1) < 0) {
         stump_destroy(S);
         snprintf(err, BL_ERR_MAX, "out of memory");
         return NULL;
     }
     /* which splits are non-constant on the training set, once */
-    if (bl_splits_ok(Q, S->split_ok, err, BL_ERR_MAX) < 0 || find_missing(S, err) < 0) {
+    if ((!sparse && bl_splits_ok(Q, S->split_ok, err, BL_ERR_MAX) < 0) ||
+        find_missing(S, err) < 0) {
         stump_destroy(S);
         return NULL;
     }
@@ -474,12 +532,12 @@ static struct fbest eval_split(int crit, const double *T, const double *L, size_
 /* Best split of feature f from its histogram; the left prefix is
  * accumulated in place over hist (rows 0..b hold L after step b).
  * Criteria max, l2, vote, leafclass. */
-static struct fbest scan_feature(const struct stump *S, size_t f, double *hist,
-                                 const double *T, size_t c, const double *M, double *La)
+static struct fbest scan_feature(const struct stump *S, size_t f, const uint8_t *ok,
+                                 double *hist, const double *T, size_t c, const double *M,
+                                 double *La)
 {
     struct fbest fb = {-1.0, -1, 0, 1, 0};
     unsigned nb = S->tr->Q.nbins[f];
-    const uint8_t *ok = S->split_ok + f * MAXBINS;
     unsigned lo = S->mlo[f];
     int crit = S->criterion;
     for (unsigned b = 0; b + 1 < nb; b++) {
@@ -578,11 +636,10 @@ static void scan_block_max1(const struct stump *S, size_t f0, size_t nq, double 
  * lower feature; within a feature bins are scanned upwards and only a
  * strictly larger score replaces, so ties go to the lowest bin.  The order
  * is total, so the merge does not depend on which thread saw which feature. */
-static void scan_each(const struct stump *S, size_t f, double *hist, const double *T, size_t c,
-                      const double *M, struct cbest *cb)
+static void scan_each(const struct stump *S, size_t f, const uint8_t *ok, double *hist,
+                      const double *T, size_t c, const double *M, struct cbest *cb)
 {
     unsigned nb = S->tr->Q.nbins[f];
-    const uint8_t *ok = S->split_ok + f * MAXBINS;
     unsigned lo = S->mlo[f];
     for (unsigned b = 0; b + 1 < nb; b++) {
         double *Lb = hist + (size_t)b * c;
@@ -613,14 +670,80 @@ static int cbest_better(const struct cbest *a, const struct cbest *b)
     return a->e > b->e || (a->e == b->e && (a->f < b->f || (a->f == b->f && a->b < b->b)));
 }
 
+/* Feature f's histogram (nbins x c) from its stored entries, the zero bin
+ * completed by subtraction from the totals T, and its ok row (which
+ * splits leave both sides non-empty), for a sparse training set. */
+static void build_sparse(const struct stump *S, size_t f, const double *G, size_t c,
+                         const double *T, double *hist, uint8_t *ok)
+{
+    const struct bl_sparse *X = S->tr->S;
+    const uint8_t *cbin = S->tr->SQ->cbin;
+    unsigned nb = S->tr->Q.nbins[f], zb = S->tr->SQ->zbin[f];
+    size_t cnt[MAXBINS] = {0};
+    memset(hist, 0, (size_t)nb * c * sizeof *hist);
+    size_t e0 = X->cptr[f], e1 = X->cptr[f + 1];
+    for (size_t e = e0; e < e1; e++) {
+        double *h = hist + (size_t)cbin[e] * c;
+        const double *g = G + (size_t)X->crow[e] * c;
+        for (size_t r = 0; r < c; r++)
+            h[r] += g[r];
+        cnt[cbin[e]]++;
+    }
+    if (e1 - e0 < X->m) { /* the zero bin: what the stored entries leave */
+        double *h = hist + (size_t)zb * c;
+        for (size_t r = 0; r < c; r++) {
+            double s = 0.0;
+            for (unsigned b = 0; b < nb; b++)
+                s += hist[(size_t)b * c + r];
+            h[r] += T[r] - s;
+        }
+        cnt[zb] += X->m - (e1 - e0);
+    }
+    size_t cum = 0;
+    for (unsigned b = 0; b < nb; b++) {
+        cum += cnt[b];
+        ok[b] = b + 1u < nb && cum > 0 && cum < X->m;
+    }
+}
+
+/* Feature f's bins (and raw values) on every training row: the dense
+ * view's column, or for a sparse set its entries expanded into S's
+ * buffers (only for a chosen feature, once a fit). */
+static const uint8_t *col_bins(struct stump *S, size_t f)
+{
+    const struct bl_train *tr = S->tr;
+    if (!tr->S)
+        return tr->Q.bins + f * tr->m;
+    memset(S->colbin, tr->SQ->zbin[f], tr->m);
+    for (size_t e = tr->S->cptr[f]; e < tr->S->cptr[f + 1]; e++)
+        S->colbin[tr->S->crow[e]] = tr->SQ->cbin[e];
+    return S->colbin;
+}
+
+static const float *col_x(struct stump *S, size_t f)
+{
+    const struct bl_train *tr = S->tr;
+    if (!tr->S)
+        return tr->X.x + f * tr->m;
+    for (size_t i = 0; i < tr->m; i++)
+        S->colx[i] = 0.0f;
+    for (size_t e = tr->S->cptr[f]; e < tr->S->cptr[f + 1]; e++)
+        S->colx[tr->S->crow[e]] = tr->S->cval[e];
+    return S->colx;
+}
+
 /* Prefix sums of feature f up to bin b, rebuilt serially in hist exactly
  * as the scan built them; returns L (row b). */
 static const double *prefix_at(const struct stump *S, size_t f, int b, int mr, const double *G,
                                size_t c, double *hist)
 {
     const struct bl_quantized *Q = &S->tr->Q;
-    memset(hist, 0, (size_t)Q->nbins[f] * c * sizeof *hist);
-    accumulate(Q->bins + f * Q->m, Q->m, G, c, hist);
+    if (S->tr->S) {
+        build_sparse(S, f, G, c, S->T, hist, S->okbuf);
+    } else {
+        memset(hist, 0, (size_t)Q->nbins[f] * c * sizeof *hist);
+        accumulate(Q->bins + f * Q->m, Q->m, G, c, hist);
+    }
     for (int q = 1; q <= b; q++)
         prefix_step(hist + (size_t)q * c, c);
     double *Lb = hist + (size_t)b * c;
@@ -647,10 +770,12 @@ static void scan_any(struct stump *S, size_t f, double *hist, const double *G, c
     double *M = S->mbuf + (size_t)tid * 2 * S->cap_c;
     if (!missing_sums(S, f, G, c, M))
         M = NULL;
+    const uint8_t *ok = S->split_ok ? S->split_ok + f * MAXBINS
+                                    : S->okbuf + (size_t)tid * MAXBINS;
     if (crit == CRIT_EACH)
-        scan_each(S, f, hist, T, c, M, S->cb + (size_t)tid * c);
+        scan_each(S, f, ok, hist, T, c, M, S->cb + (size_t)tid * c);
     else
-        S->best[f] = scan_feature(S, f, hist, T, c, M, M ? M + c : NULL);
+        S->best[f] = scan_feature(S, f, ok, hist, T, c, M, M ? M + c : NULL);
 }
 
 /* After outputs were written by the bin test (missing rows left): give
@@ -707,7 +832,7 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
     /* Waking a thread team costs more than a small problem's whole scan,
      * and far more when the cores are busy: stay serial below ~64k cells. */
     int par = d > 1 && m * d * c >= 65536;
-    if (c == 1) { /* blocks of features, accumulate1_block; the same answers */
+    if (c == 1 && !S->tr->S) { /* blocks of features, accumulate1_block; the same answers */
         long nblk = (nf + FBLK - 1) / FBLK;
 #pragma omp parallel for schedule(dynamic) num_threads(S->nthreads) if (par)
         for (long bl = 0; bl < nblk; bl++) {
@@ -745,7 +870,9 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
 #endif
             double *hist = S->hist + (size_t)tid * hstride;
             unsigned nb = Q->nbins[f];
-            if (nb > 1) {
+            if (nb > 1 && S->tr->S) {
+                build_sparse(S, f, G, c, T, hist, S->okbuf + (size_t)tid * MAXBINS);
+            } else if (nb > 1) {
                 memset(hist, 0, (size_t)nb * c * sizeof *hist);
                 accumulate(Q->bins + f * m, m, G, c, hist);
             }
@@ -774,7 +901,7 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
             h->e[r] = (struct split1){cb[r].f, Q->cut[cb[r].f][cb[r].b], cb[r].pol, cb[r].mr};
             edge += cb[r].e;
             if (res->out) {
-                const uint8_t *bins = Q->bins + cb[r].f * m;
+                const uint8_t *bins = col_bins(S, cb[r].f);
                 unsigned bb = (unsigned)cb[r].b;
                 double pos = (double)cb[r].pol;
                 for (size_t i = 0; i < m; i++)
@@ -803,7 +930,7 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
         return -1;
     }
     const struct fbest *B = &S->best[bf];
-    const uint8_t *bins = Q->bins + bf * m;
+    const uint8_t *bins = col_bins(S, bf);
     unsigned bb = (unsigned)B->b;
     float t = Q->cut[bf][B->b];
 
@@ -821,7 +948,7 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
              * the best {0,1} answer, with edge 0 */
             pos = pos > 0 ? 1.0 : 0.0, neg = 1.0 - pos;
             double e = -INFINITY;
-            const float *x = S->tr->X.x + bf * m;
+            const float *x = B->mr ? col_x(S, bf) : NULL;
             for (size_t r = 0; r < c; r++) {
                 double sr = 0.0;
                 for (size_t i = 0; i < m; i++)
@@ -854,7 +981,7 @@ static int stump_fit(void *self, const struct bl_fit_request *req, struct bl_fit
         return -1;
     }
     h->s = (struct split1){bf, t, 1, B->mr};
-    const float *xf = S->tr->X.x + bf * m;
+    const float *xf = B->mr ? col_x(S, bf) : NULL;
     if (crit == CRIT_VOTE) {
         for (size_t r = 0; r < c; r++)
             h->v[r] = split_score(T[r], L[r]) < 0 ? -1 : 1;
@@ -942,6 +1069,63 @@ static void stump_predict(const void *hyp, const struct bl_matrix *X, double *ou
         break;
     }
     }
+}
+
+/* side[i] = 1 when row i of X goes right on split s (x > t, or NaN with
+ * mr); the rows feature s->f does not store hold 0.0. */
+static void sparse_side(const struct bl_sparse *X, const struct split1 *s, uint8_t *side)
+{
+    memset(side, 0.0f > s->t, X->m);
+    if (s->f >= X->d)
+        return;
+    for (size_t e = X->cptr[s->f]; e < X->cptr[s->f + 1]; e++) {
+        float v = X->cval[e];
+        side[X->crow[e]] = v > s->t || (s->mr && isnan(v));
+    }
+}
+
+/* stump_predict on a sparse matrix: the same tests on the same values, at
+ * the cost of m plus the split features' entries. */
+static void stump_predict_sparse(const void *hyp, const struct bl_sparse *X, double *out)
+{
+    const struct stump_hyp *h = hyp;
+    size_t m = X->m, c = h->c;
+    uint8_t *side = malloc(m ? m : 1);
+    if (!side) { /* nothing to report through: score what can be scored */
+        for (size_t i = 0; i < m * c; i++)
+            out[i] = NAN;
+        return;
+    }
+    if (h->kind == H_EACH) {
+        for (size_t r = 0; r < c; r++) {
+            sparse_side(X, &h->e[r], side);
+            double pos = (double)h->e[r].pol;
+            for (size_t i = 0; i < m; i++)
+                out[i * c + r] = side[i] ? pos : -pos;
+        }
+        free(side);
+        return;
+    }
+    sparse_side(X, &h->s, side);
+    if (h->kind == H_ONE) {
+        double pos = (double)h->s.pol, neg = -pos;
+        if (h->zo)
+            pos = pos > 0 ? 1.0 : 0.0, neg = 1.0 - pos;
+        for (size_t i = 0; i < m; i++)
+            out[i] = side[i] ? pos : neg;
+    } else if (h->kind == H_VOTE) {
+        for (size_t i = 0; i < m; i++)
+            for (size_t r = 0; r < c; r++)
+                out[i * c + r] = h->v[r] * (side[i] ? 1.0 : -1.0);
+    } else {
+        double off = -1.0 / (double)(c - 1);
+        for (size_t i = 0; i < m; i++) {
+            size_t q = side[i] ? h->right : h->left;
+            for (size_t r = 0; r < c; r++)
+                out[i * c + r] = r == q ? 1.0 : off;
+        }
+    }
+    free(side);
 }
 
 /* ---- text form -------------------------------------------------------------- */
@@ -1145,6 +1329,7 @@ static const struct bl_weak_ops stump_ops = {
     .save = stump_save,
     .load = stump_load,
     .free_hyp = stump_free_hyp,
+    .predict_sparse = stump_predict_sparse,
 };
 
 static const struct bl_plugin stump_plugin = {
