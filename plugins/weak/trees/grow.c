@@ -668,6 +668,12 @@ static void build_stored(struct grow *g, const uint32_t *idx, size_t n, int seq,
                 tl[(*nt)++] = rcol[e];
             }
             double *hb = h + ebin[e];
+            if (s == 2) { /* one pair: the common case, unrolled */
+                hb[0] += sj[0];
+                hb[1] += sj[1];
+                hb[2] += 1.0;
+                continue;
+            }
             for (size_t q = 0; q < s; q++)
                 hb[q] += sj[q];
             hb[s] += 1.0;
