@@ -20,9 +20,10 @@
  * step, so on complete data the trees are the same bits as without this.
  *
  * Sparse training sets (grow.h): a node's histograms of all features lie in
- * one array (feature f's bins at hoff[f]).  With subtraction they are built
- * from the CSR entries of the node's rows, and each feature's zero bin gets
- * the node's totals minus the stored entries' sums; without it each
+ * one array (feature f's bins at hoff[f]).  With subtraction they hold the
+ * sums of the CSR entries of the node's rows only, with the list of the
+ * features those touch, and a feature's zero bin is its node's totals
+ * minus those sums, filled in as the feature is scanned; without it each
  * feature's column is merged with the node's rows (increasing, as the
  * stable partition keeps them), so every bin, the zero bin too, is added
  * in the order the dense path adds it.
@@ -725,7 +726,17 @@ static void scan_stored(struct grow *g, struct gnode *nd, double *h, size_t s, c
     }
 }
 
-/* sparse_hists with direct sums (no subtraction): each feature's column
+static inline size_t thread_id(void)
+{
+#ifdef _OPENMP
+    return (size_t)omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+/* Without subtraction, a node's complete histograms (the zero bins too)
+ * as direct sums into h (hoff layout): each feature's column
  * merged with the node's rows, which are increasing, every bin added in
  * the dense path's order (one pair: even and odd rows apart, then added,
  * as hist_group; more: rows in order, as search_bins), so the same bits.
@@ -742,12 +753,8 @@ static void sparse_hists_direct(struct grow *g, const uint32_t *idx, size_t n, i
 #pragma omp parallel for schedule(dynamic, 16) num_threads(nt) if (nt > 1 && n >= 256)
 #endif
     for (long f = 0; f < (long)d; f++) {
-        int tid = 0;
-#ifdef _OPENMP
-        tid = omp_get_thread_num();
-#endif
         size_t nb = Q->nbins[f], p = S->cptr[f], pe = S->cptr[f + 1];
-        double *hf = h + g->hoff[f], *odd = s == 2 ? g->hist + (size_t)tid * g->hstride : hf;
+        double *hf = h + g->hoff[f], *odd = s == 2 ? g->hist + thread_id() * g->hstride : hf;
         memset(hf, 0, w * nb * sizeof *hf);
         memset(odd, 0, w * nb * sizeof *odd);
         for (size_t j = 0; j < n; j++) {
