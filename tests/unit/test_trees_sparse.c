@@ -48,7 +48,7 @@ static struct tset *make_set(enum shape sh, size_t m, size_t d, size_t k, uint64
                 *v = f == 1 ? x[i] : f == 2 ? 2.0f * x[i] : (float)irand(3) - (f % 2 ? 1.0f : 0.0f);
                 break;
             case SH_BINARY:
-                *v = urand() < 0.04 + 0.2 * (f < 4) ? 1.0f : 0.0f;
+                *v = urand() < (f < 4 ? 0.25 : 8.0 / (double)d) ? 1.0f : 0.0f;
                 break;
             default:
                 break;
@@ -253,7 +253,7 @@ static void check_all(int subtract)
 {
     static const size_t dims[SH_COUNT][3] = {
         [SH_MIXED] = {300, 10, 3}, [SH_MISSING] = {250, 8, 4},
-        [SH_TIES] = {200, 7, 3}, [SH_BINARY] = {400, 60, 5}};
+        [SH_TIES] = {200, 7, 3}, [SH_BINARY] = {400, 2000, 5}};
     for (int sh = 0; sh < SH_COUNT; sh++) {
         struct tset *T = make_set((enum shape)sh, dims[sh][0], dims[sh][1], dims[sh][2],
                                   40 + (uint64_t)sh);
