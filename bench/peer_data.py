@@ -7,6 +7,8 @@ Three sources, chosen by command-line options that add_data_args() adds:
                             train (16000), the rest test (boostlab split=first)
   --csv TRAIN TEST          two such CSV files (boostlab test_file)
   --idx DIR                 the four Fashion-MNIST IDX files in DIR
+  --libsvm TRAIN TEST       two LIBSVM files (label = class index, 1-based
+                            features), kept sparse (scipy CSR, float32)
 Labels are class indices 0..k-1 (as in data/*.csv); features are float32.
 --pred-rows N: the peers time prediction on the test rows repeated until
 there are at least N (tiled()), as bench/suite.sh does for boostlab predict.
@@ -43,6 +45,8 @@ def add_data_args(p):
     src.add_argument("--csv", nargs=2, metavar=("TRAIN", "TEST"),
                      help="a training and a test CSV (label first, header)")
     src.add_argument("--idx", metavar="DIR", help="folder of the four Fashion-MNIST IDX files")
+    src.add_argument("--libsvm", nargs=2, metavar=("TRAIN", "TEST"),
+                     help="a training and a test LIBSVM file, kept sparse")
     p.add_argument("--first", type=int, default=16000, help="--letter: training rows (16000)")
     p.add_argument("--pred-rows", type=int, default=0, metavar="N",
                    help="time prediction on the test rows repeated to at least N rows")
@@ -51,6 +55,9 @@ def add_data_args(p):
 def tiled(Xt, yt, n):
     """The test rows repeated as a whole until there are at least n."""
     r = max(1, -(-n // len(yt)))
+    if not isinstance(Xt, np.ndarray):  # sparse
+        import scipy.sparse
+        return scipy.sparse.vstack([Xt] * r, format="csr"), np.tile(yt, r)
     return np.tile(Xt, (r, 1)), np.tile(yt, r)
 
 
@@ -62,6 +69,10 @@ def load(args):
         if not 0 < n < len(y):
             sys.exit(f"--first {n}: {args.letter} has {len(y)} rows")
         return X[:n], y[:n], X[n:], y[n:]
+    if args.libsvm:
+        from sklearn.datasets import load_svmlight_files
+        X, y, Xt, yt = load_svmlight_files(args.libsvm, dtype=np.float32, zero_based=False)
+        return X, y.astype(np.int32), Xt, yt.astype(np.int32)
     if args.csv:
         X, y = read_csv(args.csv[0])
         Xt, yt = read_csv(args.csv[1])

@@ -18,6 +18,15 @@
  * side wins only with a strictly larger gain and never where it would
  * leave the left empty.  Features without missing values take no extra
  * step, so on complete data the trees are the same bits as without this.
+ *
+ * Sparse training sets (grow.h): a node's histograms of all features lie in
+ * one array (feature f's bins at hoff[f]).  With subtraction they hold the
+ * sums of the CSR entries of the node's rows only, with the list of the
+ * features those touch, and a feature's zero bin is its node's totals
+ * minus those sums, filled in as the feature is scanned; without it each
+ * feature's column is merged with the node's rows (increasing, as the
+ * stable partition keeps them), so every bin, the zero bin too, is added
+ * in the order the dense path adds it.
  */
 #include "grow.h"
 #include "../../common/clones.h"
@@ -33,6 +42,10 @@
 
 #define MAXBINS 256
 #define FG 2 /* features a histogram pass takes at once below the root */
+/* Sparse sets: a pass over all features' bins runs on several threads only
+ * from this many doubles of histograms on; below, a parallel region costs
+ * more than the pass (much more on a loaded machine). */
+#define PAR_HIST ((size_t)1 << 21)
 
 struct fbest {
     double gain;
@@ -71,6 +84,21 @@ struct grow {
     size_t nmf;
     unsigned char *fmiss, *rowmiss;
     double *msum;
+    /* sparse training set: hw doubles a bin in hoff's layout (4 for one
+     * pair, as the slots; else s_max + 1), shist one node's histograms when
+     * no slot keeps them, zsub: zero bins by subtraction */
+    const struct bl_sparse *S;
+    const struct bl_squantized *SQ;
+    size_t hw;
+    double *shist;
+    int zsub;
+    unsigned char *side;    /* m: partition's marks (mark_sides), else 0    */
+    size_t *ebin;           /* nnz: where each CSR entry's bin starts       */
+    /* subtraction: per slot, then the scratch, the features its stored
+     * entries touch (d each) and their number; fstamp: a feature's last
+     * build_stored (stamp) */
+    uint32_t *touch, *fstamp, stamp;
+    size_t *ntouch;
 };
 
 static void *xmalloc(size_t n)
@@ -99,6 +127,37 @@ static int cmp_vi(const void *a, const void *b)
     if (!nx && x->v != y->v)
         return x->v < y->v ? -1 : 1;
     return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Example i misses feature f: the first time, the missing-value tables. */
+static void mark_missing(struct grow *g, size_t f, size_t i)
+{
+    if (!g->mfeat) {
+        g->mfeat = xmalloc(g->d * sizeof *g->mfeat);
+        g->rowmiss = xmalloc(g->m);
+        memset(g->rowmiss, 0, g->m);
+        g->fmiss = xmalloc(g->d);
+        memset(g->fmiss, 0, g->d);
+        g->msum = xmalloc(g->d * (g->s_max + 1) * sizeof *g->msum);
+    }
+    if (!g->fmiss[f])
+        g->mfeat[g->nmf++] = (uint32_t)f;
+    g->fmiss[f] = 1;
+    g->rowmiss[i] = 1;
+}
+
+/* hoff: where feature f's bins (hw doubles each) start in a node's
+ * histograms; slot_len: their total. */
+static void hist_offsets(struct grow *g)
+{
+    const struct bl_quantized *Q = &g->tr->Q;
+    g->hoff = xmalloc(g->d * sizeof *g->hoff);
+    size_t off = 0;
+    for (size_t f = 0; f < g->d; f++) {
+        g->hoff[f] = off;
+        off += g->hw * (size_t)Q->nbins[f];
+    }
+    g->slot_len = off;
 }
 
 struct grow *grow_new(const struct bl_train *tr, size_t max_pairs, size_t max_leaves,
@@ -144,23 +203,34 @@ struct grow *grow_new(const struct bl_train *tr, size_t max_pairs, size_t max_le
         for (size_t i = 0; i < m; i++)
             g->where[i] = -1;
     }
+    if (tr->S) {
+        g->S = tr->S;
+        g->SQ = tr->SQ;
+        g->hw = g->s_max == 2 ? 4 : g->s_max + 1;
+        hist_offsets(g);
+        g->shist = xmalloc(g->slot_len * sizeof *g->shist);
+        g->side = xmalloc(m);
+        memset(g->side, 0, m);
+        memset(g->shist, 0, g->slot_len * sizeof *g->shist);
+        g->fstamp = xmalloc(d * sizeof *g->fstamp);
+        memset(g->fstamp, 0, d * sizeof *g->fstamp);
+        g->touch = xmalloc(d * sizeof *g->touch); /* the scratch's; slots_init adds */
+        g->ntouch = xmalloc(sizeof *g->ntouch);
+        g->ntouch[0] = 0;
+        g->ebin = xmalloc(tr->S->nnz * sizeof *g->ebin);
+        for (size_t e = 0; e < tr->S->nnz; e++)
+            g->ebin[e] = g->hoff[tr->S->rcol[e]] + g->hw * tr->SQ->rbin[e];
+        for (size_t i = 0; i < m; i++)
+            for (size_t e = tr->S->rptr[i]; e < tr->S->rptr[i + 1]; e++)
+                if (isnan(tr->S->rval[e]))
+                    mark_missing(g, tr->S->rcol[e], i);
+        return g;
+    }
     for (size_t f = 0; f < d; f++) {
         const float *x = tr->X.x + f * m;
         for (size_t i = 0; i < m; i++)
-            if (isnan(x[i])) {
-                if (!g->mfeat) {
-                    g->mfeat = xmalloc(d * sizeof *g->mfeat);
-                    g->rowmiss = xmalloc(m);
-                    memset(g->rowmiss, 0, m);
-                    g->fmiss = xmalloc(d);
-                    memset(g->fmiss, 0, d);
-                    g->msum = xmalloc(d * (g->s_max + 1) * sizeof *g->msum);
-                }
-                if (!g->fmiss[f])
-                    g->mfeat[g->nmf++] = (uint32_t)f;
-                g->fmiss[f] = 1;
-                g->rowmiss[i] = 1;
-            }
+            if (isnan(x[i]))
+                mark_missing(g, f, i);
     }
     return g;
 }
@@ -189,6 +259,12 @@ void grow_free(struct grow *g)
     free(g->rowmiss);
     free(g->fmiss);
     free(g->msum);
+    free(g->shist);
+    free(g->side);
+    free(g->ebin);
+    free(g->touch);
+    free(g->fstamp);
+    free(g->ntouch);
     free(g);
 }
 
@@ -235,6 +311,25 @@ static void missing_sums(struct grow *g, const uint32_t *idx, size_t n, const do
                          size_t s)
 {
     size_t w = g->s_max + 1;
+    if (!g->nmf)
+        return;
+    if (g->S) { /* the rows' stored NaN entries, rows in order */
+        for (size_t u = 0; u < g->nmf; u++)
+            memset(g->msum + g->mfeat[u] * w, 0, (s + 1) * sizeof *g->msum);
+        for (size_t j = 0; j < n; j++) {
+            size_t i = idx[j];
+            if (!g->rowmiss[i])
+                continue;
+            for (size_t e = g->S->rptr[i]; e < g->S->rptr[i + 1]; e++)
+                if (isnan(g->S->rval[e])) {
+                    double *M = g->msum + (size_t)g->S->rcol[e] * w;
+                    for (size_t q = 0; q < s; q++)
+                        M[q] += st[s * j + q];
+                    M[s] += 1.0;
+                }
+        }
+        return;
+    }
     for (size_t u = 0; u < g->nmf; u++) {
         size_t f = g->mfeat[u];
         const float *x = g->tr->X.x + f * g->m;
@@ -525,6 +620,191 @@ static void group_passes(struct grow *g, const uint32_t *idx, size_t n, int seq,
     }
 }
 
+/* ---- sparse training sets ------------------------------------------------ */
+
+/* With subtraction a sparse node's histograms hold its rows' stored
+ * entries only, and a list of the features they touch; the zero bins are
+ * filled in when a feature is scanned.  So building costs the rows'
+ * entries, scanning and subtracting the features touched.  A buffer not in
+ * use is all zeros (clear_stored), whatever node last used it. */
+
+/* The touched list of buffer h: a slot's, or the scratch's (shist). */
+static uint32_t *touched(struct grow *g, const double *h, size_t **nt)
+{
+    if (h == g->shist) {
+        *nt = &g->ntouch[g->nslots];
+        return g->touch + g->nslots * g->d;
+    }
+    size_t q = (size_t)(h - g->slot) / g->slot_len;
+    *nt = &g->ntouch[q];
+    return g->touch + q * g->d;
+}
+
+static void clear_stored(struct grow *g, double *h)
+{
+    size_t *nt, w = g->hw;
+    const uint32_t *tl = touched(g, h, &nt);
+    if (*nt > g->d / 8) /* one sequential pass beats scattered ones */
+        memset(h, 0, g->slot_len * sizeof *h);
+    else
+        for (size_t t = 0; t < *nt; t++)
+            memset(h + g->hoff[tl[t]], 0, w * g->tr->Q.nbins[tl[t]] * sizeof *h);
+    *nt = 0;
+}
+
+/* The stored entries of rows idx (seq: 0 .. n-1), statistics g->st, into
+ * the clean buffer h, and the features they touch into its list. */
+static void build_stored(struct grow *g, const uint32_t *idx, size_t n, int seq, size_t s,
+                         double *h)
+{
+    const size_t *rptr = g->S->rptr, *ebin = g->ebin;
+    const uint32_t *rcol = g->S->rcol;
+    size_t *nt;
+    uint32_t *tl = touched(g, h, &nt), stamp = ++g->stamp;
+    if (stamp == 0) { /* wrapped: no feature may look touched */
+        memset(g->fstamp, 0, g->d * sizeof *g->fstamp);
+        stamp = g->stamp = 1;
+    }
+    for (size_t j = 0; j < n; j++) {
+        size_t i = seq ? j : idx[j];
+        const double *sj = g->st + s * j;
+        for (size_t e = rptr[i]; e < rptr[i + 1]; e++) {
+            if (g->fstamp[rcol[e]] != stamp) {
+                g->fstamp[rcol[e]] = stamp;
+                tl[(*nt)++] = rcol[e];
+            }
+            double *hb = h + ebin[e];
+            if (s == 2) { /* one pair: the common case, unrolled */
+                hb[0] += sj[0];
+                hb[1] += sj[1];
+                hb[2] += 1.0;
+                continue;
+            }
+            for (size_t q = 0; q < s; q++)
+                hb[q] += sj[q];
+            hb[s] += 1.0;
+        }
+    }
+}
+
+/* The best split of node nd (n rows, totals T) over the features touched
+ * in its stored-entry histograms h: each feature's bins copied with its
+ * zero bin filled in (T minus the stored sums; counts exact), scanned.
+ * The first feature in feature order wins ties, as pick_best. */
+static void scan_stored(struct grow *g, struct gnode *nd, double *h, size_t s, const double *T)
+{
+    size_t *nt, w = g->hw, n = nd->hi - nd->lo;
+    const uint32_t *tl = touched(g, h, &nt);
+    double *buf = g->hist;
+    nd->gain = -HUGE_VAL;
+    nd->feat = -1;
+    /* many features touched: all of them in order, sequential reads (the
+     * others have nothing stored) */
+    int all = *nt > g->d / 8;
+    size_t nf = all ? g->d : *nt;
+    for (size_t t = 0; t < nf; t++) {
+        size_t f = all ? t : tl[t], nb = g->tr->Q.nbins[f];
+        const double *hf = h + g->hoff[f];
+        double c = (double)n;
+        for (size_t b = 0; b < nb; b++)
+            c -= hf[w * b + s];
+        if (nb < 2 || c == (double)n)
+            continue; /* nothing stored in the node: one bin */
+        memcpy(buf, hf, w * nb * sizeof *buf);
+        if (c > 0.0) {
+            double *z = buf + w * g->SQ->zbin[f];
+            for (size_t q = 0; q < s; q++) {
+                double rest = T[q];
+                for (size_t b = 0; b < nb; b++)
+                    rest -= hf[w * b + q];
+                z[q] += rest;
+            }
+            z[s] += c;
+        }
+        struct fbest fb = scan_bins(g, f, buf, w, n, s, T, g->lsum, msum_of(g, f, s));
+        if (fb.gain > nd->gain || (fb.gain == nd->gain && (int32_t)f < nd->feat)) {
+            nd->gain = fb.gain;
+            nd->feat = (int32_t)f;
+            nd->thr = fb.thr;
+            nd->mr = fb.mr;
+        }
+    }
+}
+
+static inline size_t thread_id(void)
+{
+#ifdef _OPENMP
+    return (size_t)omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+/* Without subtraction, a node's complete histograms (the zero bins too)
+ * as direct sums into h (hoff layout): each feature's column
+ * merged with the node's rows, which are increasing, every bin added in
+ * the dense path's order (one pair: even and odd rows apart, then added,
+ * as hist_group; more: rows in order, as search_bins), so the same bits.
+ * O(n) a feature: a reference, not a fast path. */
+static void sparse_hists_direct(struct grow *g, const uint32_t *idx, size_t n, int seq,
+                                size_t s, double *h)
+{
+    const struct bl_sparse *S = g->S;
+    const struct bl_quantized *Q = &g->tr->Q;
+    size_t w = g->hw, d = g->d;
+    int nt = g->nthreads < (int)d ? g->nthreads : (int)d;
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 16) num_threads(nt) if (nt > 1 && n >= 256)
+#endif
+    for (long f = 0; f < (long)d; f++) {
+        size_t nb = Q->nbins[f], p = S->cptr[f], pe = S->cptr[f + 1];
+        double *hf = h + g->hoff[f], *odd = s == 2 ? g->hist + thread_id() * g->hstride : hf;
+        memset(hf, 0, w * nb * sizeof *hf);
+        memset(odd, 0, w * nb * sizeof *odd);
+        for (size_t j = 0; j < n; j++) {
+            size_t i = seq ? j : idx[j];
+            while (p < pe && S->crow[p] < i)
+                p++;
+            size_t b = p < pe && S->crow[p] == i ? g->SQ->cbin[p] : g->SQ->zbin[f];
+            double *hb = ((j & 1) ? odd : hf) + w * b;
+            for (size_t q = 0; q < s; q++)
+                hb[q] += g->st[s * j + q];
+            hb[s] += 1.0;
+        }
+        if (odd != hf)
+            for (size_t q = 0; q < w * nb; q++)
+                hf[q] += odd[q];
+    }
+}
+
+/* The node's histograms into keep, else the scratch; with scan, its best
+ * split (totals T) into nd.  With subtraction, stored entries only
+ * (build_stored), the scratch cleared after the scan; without, complete
+ * direct sums (sparse_hists_direct) scanned as on dense data. */
+static void sparse_search(struct grow *g, struct gnode *nd, const uint32_t *idx, size_t n,
+                          int seq, size_t s, const double *T, int scan, double *keep)
+{
+    double *h = keep ? keep : g->shist;
+    if (g->zsub) {
+        build_stored(g, idx, n, seq, s, h);
+        if (scan)
+            scan_stored(g, nd, h, s, T);
+        if (!keep)
+            clear_stored(g, h);
+        return;
+    }
+    sparse_hists_direct(g, idx, n, seq, s, h);
+    if (!scan)
+        return;
+    for (size_t f = 0; f < g->d; f++)
+        g->fb[f] = g->tr->Q.nbins[f] < 2
+                       ? (struct fbest){-HUGE_VAL, 0, 0}
+                       : scan_bins(g, f, h + g->hoff[f], g->hw, n, s, T, g->lsum,
+                                   msum_of(g, f, s));
+    pick_best(g, nd);
+}
+
 /* The node's best split from its examples (chosen already): fills its
  * statistics, totals and feat (or -1), thr and gain; keep (one pair, bins):
  * where its histograms are kept for its children, or NULL. */
@@ -538,6 +818,10 @@ static void evaluate(struct grow *g, uint32_t id, const struct grow_stats *gs, i
     fill_totals(g, gs, id, idx, n, s, Tp);
     missing_sums(g, idx, n, g->st, s);
     int seq = nd->lo == 0 && n == g->m && id == 0; /* the root: order is 0..m-1 */
+    if (g->S) {
+        sparse_search(g, nd, idx, n, seq, s, Tp, 1, keep);
+        return;
+    }
     if (s == 2 && !exact) { /* one pair: features FG at a time */
         group_passes(g, idx, n, seq, Tp, keep);
         pick_best(g, nd);
@@ -579,16 +863,22 @@ static double *slot_at(const struct grow *g, int q)
  * first use. */
 static void slots_init(struct grow *g)
 {
-    const struct bl_quantized *Q = &g->tr->Q;
-    g->hoff = xmalloc(g->d * sizeof *g->hoff);
-    size_t off = 0;
-    for (size_t f = 0; f < g->d; f++) {
-        g->hoff[f] = off;
-        off += 4 * (size_t)Q->nbins[f];
+    if (!g->hoff) { /* a sparse set has them, 4 doubles a bin with one pair */
+        g->hw = 4;
+        hist_offsets(g);
     }
-    g->slot_len = off;
     g->nslots = (g->max_nodes + 1) / 2 + 2;
     g->slot = xmalloc(g->nslots * g->slot_len * sizeof *g->slot);
+    if (g->S) { /* clean buffers, lists for the slots and then the scratch */
+        memset(g->slot, 0, g->nslots * g->slot_len * sizeof *g->slot);
+        g->touch = realloc(g->touch, (g->nslots + 1) * g->d * sizeof *g->touch);
+        g->ntouch = realloc(g->ntouch, (g->nslots + 1) * sizeof *g->ntouch);
+        if (!g->touch || !g->ntouch) {
+            fputs("trees: out of memory\n", stderr);
+            abort();
+        }
+        memset(g->ntouch, 0, (g->nslots + 1) * sizeof *g->ntouch);
+    }
     g->slot_of = xmalloc(g->max_nodes * sizeof *g->slot_of);
     g->freeslot = xmalloc(g->nslots * sizeof *g->freeslot);
 }
@@ -602,6 +892,8 @@ static int slot_take(struct grow *g, uint32_t node)
 
 static void slot_drop(struct grow *g, uint32_t node)
 {
+    if (g->slot_of[node] >= 0 && g->S)
+        clear_stored(g, slot_at(g, g->slot_of[node]));
     if (g->slot_of[node] >= 0)
         g->freeslot[g->nfree++] = g->slot_of[node];
     g->slot_of[node] = -1;
@@ -632,10 +924,21 @@ static void evaluate_sub(struct grow *g, const struct grow_stats *gs, uint32_t B
     double *hv = slot_at(g, g->slot_of[v]);
     g->slot_of[B] = g->slot_of[v];
     g->slot_of[v] = -1;
+    if (g->S) { /* v's stored entries minus S's, where S has some */
+        size_t *ns;
+        const uint32_t *tl = touched(g, hs, &ns);
+        for (size_t t = 0; t < *ns; t++) {
+            size_t o = g->hoff[tl[t]];
+            for (size_t q = 0; q < 4 * (size_t)Q->nbins[tl[t]]; q++)
+                hv[o + q] -= hs[o + q];
+        }
+        scan_stored(g, nd, hv, 2, T);
+        return;
+    }
     int nt = g->nthreads < (int)d ? g->nthreads : (int)d;
     (void)nt;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 8) num_threads(nt) if (nt > 1 && d >= 16)
+#pragma omp parallel for schedule(dynamic, 8) num_threads(nt) if (nt > 1 && d >= 16 && (!g->S || g->slot_len >= PAR_HIST))
 #endif
     for (long f = 0; f < (long)d; f++) {
         int tid = 0;
@@ -666,7 +969,10 @@ static void build_as(struct grow *g, const struct grow_stats *gs, uint32_t S, ui
     size_t n = nd->hi - nd->lo;
     const uint32_t *idx = g->order + nd->lo;
     fill_totals(g, gs, v, idx, n, 2, T);
-    group_passes(g, idx, n, 0, NULL, slot_at(g, q));
+    if (g->S)
+        sparse_search(g, NULL, idx, n, 0, 2, T, 0, slot_at(g, q));
+    else
+        group_passes(g, idx, n, 0, NULL, slot_at(g, q));
 }
 
 static long choose(const struct grow *g, const struct grow_stats *gs, uint32_t node,
@@ -716,6 +1022,8 @@ static void evaluate_children(struct grow *g, const struct grow_params *p,
         int q = g->freeslot[--g->nfree]; /* a scratch slot, back at once */
         build_as(g, gs, S, v, q, Ts);
         evaluate_sub(g, gs, B, v, slot_at(g, q), Ts);
+        if (g->S)
+            clear_stored(g, slot_at(g, q));
         g->freeslot[g->nfree++] = q;
         if (needS)
             evaluate(g, S, gs, 0, slot_at(g, slot_take(g, S)));
@@ -728,21 +1036,41 @@ static void evaluate_children(struct grow *g, const struct grow_params *p,
         evaluate(g, B, gs, 0, slot_at(g, slot_take(g, B)));
 }
 
+/* Sparse rows' sides for a split on feature f (for partition): 2 for the
+ * rows that store an entry going right, 1 for one going left (side - 1:
+ * goes right), 0 for the rows without an entry, whose 0.0 goes one way;
+ * O(the feature's entries), cleared by the same walk with clear. */
+static void mark_sides(struct grow *g, const struct gnode *nd, int clear)
+{
+    const struct bl_sparse *S = g->S;
+    for (size_t e = S->cptr[nd->feat]; e < S->cptr[nd->feat + 1]; e++) {
+        float v = S->cval[e];
+        g->side[S->crow[e]] = clear ? 0 : 1 + (v > nd->thr || (nd->mr && isnan(v)));
+    }
+}
+
 /* Stable partition of the node's examples: left iff !(x > thr), except
  * missing values when the split sends them right. */
 static size_t partition(struct grow *g, const struct gnode *nd)
 {
-    const float *x = g->tr->X.x + (size_t)nd->feat * g->m;
+    const float *x = g->S ? NULL : g->tr->X.x + (size_t)nd->feat * g->m;
     uint32_t *o = g->order + nd->lo;
     size_t n = nd->hi - nd->lo, nl = 0, nr = 0;
+    int zright = 0.0f > nd->thr;
+    if (g->S)
+        mark_sides(g, nd, 0);
     for (size_t j = 0; j < n; j++) {
         uint32_t i = o[j];
-        if (x[i] > nd->thr || (nd->mr && isnan(x[i])))
+        int right = x ? x[i] > nd->thr || (nd->mr && isnan(x[i]))
+                      : g->side[i] ? g->side[i] - 1 : zright;
+        if (right)
             g->tmp[nr++] = i;
         else
             o[nl++] = i;
     }
     memcpy(o + nl, g->tmp, nr * sizeof *o);
+    if (g->S)
+        mark_sides(g, nd, 1);
     return nl;
 }
 
@@ -755,12 +1083,16 @@ size_t grow_tree(struct grow *g, const struct grow_params *p, const struct grow_
         J = (g->max_nodes + 1) / 2;
     int sub = p->subtract && !p->exact && gs->npairs == 1 && J > 2;
     g->lt = p->exact == GROW_EXACT_LT;
+    g->zsub = p->subtract;
     if (sub) {
         if (!g->slot)
             slots_init(g);
         g->nfree = g->nslots;
-        for (size_t q = 0; q < g->nslots; q++)
+        for (size_t q = 0; q < g->nslots; q++) {
             g->freeslot[q] = (int)q;
+            if (g->S) /* the last tree's open nodes kept theirs */
+                clear_stored(g, slot_at(g, (int)q));
+        }
         for (size_t q = 0; q < g->max_nodes; q++)
             g->slot_of[q] = -1;
     }

@@ -33,6 +33,17 @@
  * hist method).  Counts stay exact, sums differ from direct ones in the
  * last bits, so the trees can too: `subtract = false` keeps every sum a
  * direct one, added in example order.
+ *
+ * Sparse training sets (bl_train.S, SQ; binned search only): a node costs
+ * the stored entries of its rows plus the bins of all features.  Its
+ * histograms come from the rows' CSR entries, each feature's zero bin (the
+ * bin of 0.0, holding the rows that store no entry) as the node's totals
+ * minus the stored entries' sums (Chen & Guestrin 2016, XGBoost's sparsity-
+ * aware search; Ke et al. 2017), and sibling subtraction works as above.
+ * With `subtract = false` every bin is a direct sum in example order, the
+ * zero bin too, at O(rows x features) a node: then the trees are the dense
+ * path's, bit for bit (tests/unit/test_trees_sparse.c).  A split on a
+ * feature routes a row by its stored value, else 0.0.
  */
 #ifndef BL_TREES_GROW_H
 #define BL_TREES_GROW_H

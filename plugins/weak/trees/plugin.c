@@ -7,6 +7,7 @@
  * (spec §2.6, §2.9): J = 20 leaves, split any node of more than 1 example,
  * leaf values clamped to [-5, 5].  They need the loss's Hessian (needs),
  * so they run with softmax (or klogit for diag-tree) and `solver = none`.
+ * They train and predict on sparse sets (predict_sparse) with binned search.
  */
 #include <boostlab/boostlab.h>
 
@@ -30,7 +31,9 @@ enum { P_LEAVES, P_NODE_SIZE, P_MAX_STEP, P_SEARCH, P_SUBTRACT, P_COMMON };
                   "midpoint thresholds (exact-lt: left iff x < midpoint, the authors' code)"}, \
     [P_SUBTRACT] = {"subtract", BL_PARAM_BOOL, "true", 0, 0, NULL,                           \
                     "bins: a larger child's histograms (AOSO: and class sums) are its parent's " \
-                    "minus its sibling's (not diag-tree); false: direct sums, in example order"}
+                    "minus its sibling's (not diag-tree), and on sparse data a zero bin the " \
+                    "node's totals minus the stored entries'; false: direct sums, in example " \
+                    "order (sparse: O(rows x features) a node)"}
 
 enum { PA_PAIR = P_COMMON, PA_FIXED, PA_FLOAT, PA_NAIVE, PA_COUNT };
 static const struct bl_param_spec aoso_params[PA_COUNT] = {
@@ -92,6 +95,12 @@ static void *create(enum tl_kind kind, const struct bl_host *host, const union b
         snprintf(err, BL_ERR_MAX, "tree learners need at least 2 classes");
         return NULL;
     }
+    if (train->S && (!train->SQ || o.gp.exact)) {
+        snprintf(err, BL_ERR_MAX, "%s", train->SQ ? "search = exact needs a dense training set "
+                 "(it sorts every feature); use search = bins on sparse data"
+                 : "sparse training set without its quantized view (bl_train.SQ)");
+        return NULL;
+    }
     return tl_new(&o, train, host && host->threads > 0 ? host->threads : 1);
 }
 
@@ -140,6 +149,11 @@ static void predict(const void *hyp, const struct bl_matrix *X, double *out)
     forest_predict(hyp, X, out);
 }
 
+static void predict_sparse(const void *hyp, const struct bl_sparse *X, double *out)
+{
+    forest_predict_sparse(hyp, X, out);
+}
+
 static void predict_add(const void *hyp, const struct bl_matrix *X, const double *w, size_t k,
                         double *F)
 {
@@ -167,7 +181,7 @@ static void free_hyp(void *hyp)
         .size = sizeof(struct bl_weak_ops),                                                  \
         .create = create_fn, .destroy = destroy, .fit = fit, .outdim = outdim,               \
         .predict = predict, .save = save, .load = load, .free_hyp = free_hyp,                \
-        .needs = needs_flags, .predict_add = predict_add}
+        .needs = needs_flags, .predict_add = predict_add, .predict_sparse = predict_sparse}
 
 OPS(aoso_ops, aoso_create, BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG);
 OPS(diag_ops, diag_create, BL_NEEDS_HESSIAN);

@@ -68,29 +68,43 @@ struct tree *forest_add(struct forest *f, uint32_t nnodes, uint32_t nent)
     return t;
 }
 
-/* The leaf example i of X falls in. */
+/* The leaf example i of X (dense) or S (sparse, X NULL) falls in. */
 static inline const struct tnode *leaf_of(const struct tree *t, const struct bl_matrix *X,
-                                          size_t i)
+                                          const struct bl_sparse *S, size_t i)
 {
     const struct tnode *n = t->node;
     while (n->feat >= 0) {
-        float v = X->x[(size_t)n->feat * X->m + i];
+        float v = X ? X->x[(size_t)n->feat * X->m + i] : sparse_at(S, i, (uint32_t)n->feat);
         n = t->node + (v > n->thr || (n->mr && isnan(v)) ? n->b : n->a);
     }
     return n;
 }
 
+static void add_outputs(const struct forest *f, const struct bl_matrix *X,
+                        const struct bl_sparse *S, size_t m, const double *w, double *F);
+
 /* predict_add with every weight 1: 0 + 1 v is v (the sum never starts
  * from -0), so these are the summed outputs, bit for bit. */
-void forest_predict(const struct forest *f, const struct bl_matrix *X, double *out)
+static void predict_rows(const struct forest *f, const struct bl_matrix *X,
+                         const struct bl_sparse *S, size_t m, double *out)
 {
     size_t k = f->k;
     double *one = xrealloc(NULL, k * sizeof *one);
     for (size_t r = 0; r < k; r++)
         one[r] = 1.0;
-    memset(out, 0, X->m * k * sizeof *out);
-    forest_predict_add(f, X, one, out);
+    memset(out, 0, m * k * sizeof *out);
+    add_outputs(f, X, S, m, one, out);
     free(one);
+}
+
+void forest_predict(const struct forest *f, const struct bl_matrix *X, double *out)
+{
+    predict_rows(f, X, NULL, X->m, out);
+}
+
+void forest_predict_sparse(const struct forest *f, const struct bl_sparse *X, double *out)
+{
+    predict_rows(f, NULL, X, X->m, out);
 }
 
 /* Does every class occur in at most one tree, and at most once in each
@@ -129,15 +143,16 @@ void forest_seal(struct forest *f)
     free(owner);
 }
 
-void forest_predict_add(const struct forest *f, const struct bl_matrix *X, const double *w,
-                        double *F)
+/* forest_predict_add over m rows of X or, X NULL, of S. */
+static void add_outputs(const struct forest *f, const struct bl_matrix *X,
+                        const struct bl_sparse *S, size_t m, const double *w, double *F)
 {
-    size_t m = X->m, k = f->k;
+    size_t k = f->k;
     if (f->apart) { /* AOSO's one tree, K-LogitBoost's, LogitBoost's k one-class trees */
         for (size_t j = 0; j < f->ntrees; j++) {
             const struct tree *t = &f->t[j];
             for (size_t i = 0; i < m; i++) {
-                const struct tnode *n = leaf_of(t, X, i);
+                const struct tnode *n = leaf_of(t, X, S, i);
                 for (uint32_t e = n->a; e < n->a + n->b; e++)
                     F[i * k + t->ent[e].cls] += w[t->ent[e].cls] * t->ent[e].v;
             }
@@ -151,7 +166,7 @@ void forest_predict_add(const struct forest *f, const struct bl_matrix *X, const
         memset(acc, 0, k * sizeof *acc);
         for (size_t j = 0; j < f->ntrees; j++) {
             const struct tree *t = &f->t[j];
-            const struct tnode *n = leaf_of(t, X, i);
+            const struct tnode *n = leaf_of(t, X, S, i);
             for (uint32_t e = n->a; e < n->a + n->b; e++)
                 acc[t->ent[e].cls] += t->ent[e].v;
         }
@@ -159,6 +174,12 @@ void forest_predict_add(const struct forest *f, const struct bl_matrix *X, const
             F[i * k + r] += w[r] * acc[r];
     }
     free(acc);
+}
+
+void forest_predict_add(const struct forest *f, const struct bl_matrix *X, const double *w,
+                        double *F)
+{
+    add_outputs(f, X, NULL, X->m, w, F);
 }
 
 /* ---- text form ------------------------------------------------------------ */

@@ -50,6 +50,24 @@ struct tree *forest_add(struct forest *f, uint32_t nnodes, uint32_t nent);
 
 /* out (X->m x k) = the forest's outputs. */
 void forest_predict(const struct forest *f, const struct bl_matrix *X, double *out);
+/* The same on a sparse matrix, bit for bit what forest_predict gives on it
+ * held densely (features past X->d read as 0). */
+void forest_predict_sparse(const struct forest *f, const struct bl_sparse *X, double *out);
+
+/* Value of feature f in row i of a sparse matrix: its stored entry (a
+ * binary search of the row's increasing features), else 0. */
+static inline float sparse_at(const struct bl_sparse *S, size_t i, uint32_t f)
+{
+    size_t lo = S->rptr[i], hi = S->rptr[i + 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (S->rcol[mid] < f)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < S->rptr[i + 1] && S->rcol[lo] == f ? S->rval[lo] : 0.0f;
+}
 /* Set apart, once the forest is built (forest_add clears it). */
 void forest_seal(struct forest *f);
 /* F (X->m x k) += w_r times the forest's outputs, as forest_predict and

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Sparse tree boosting against XGBoost on debsec (issue 37), both measured in
+# this one run on the shared LIBSVM files (41749 training / 10504 test rows,
+# 15452 binary features, 9.8 non-zeros a row), both holding them sparse.
+# XGBoost (bench/xgb_peer.py --libsvm, scipy CSR): multi:softprob, hist,
+# lossguide, 20 leaves, eta 0.1, max_bin 256, ROUNDS rounds of 20 trees, its
+# test error after the last round only (--final-eval: its per-round
+# evaluation of the sparse test set cost more than the round itself).
+# boostlab: aoso-logitboost (one vector tree of 20 leaves an iteration, ν 0.1)
+# for as many trees, a round's time counting its test-set scoring too.
+# Prints a markdown table: s per tree (median iteration or round / its
+# trees), peak RSS of each process (GNU time; Python included for XGBoost),
+# test error after the same number of trees, and the machine's load; issue
+# 37's bars: AOSO per tree <= 2x XGBoost's, peak RSS <= XGBoost's, test
+# error <= XGBoost's.
+#   bench/sparse-debsec.sh [--rounds N] [--threads N] [--out DIR]
+# --rounds: 50 (1000 trees); --threads: 1; --out DIR keeps the INI and logs.
+# Environment: BL (the boostlab binary), PY (a python with xgboost and
+# scikit-learn; /usr/bin/python3), BL_RECIPE (aoso-logitboost), BL_SET
+# (extra algorithm keys, ';'-separated), DATASETS (../shared/datasets).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BL=${BL:-$ROOT/boostlab}
+PY=${PY:-/usr/bin/python3}
+RECIPE=${BL_RECIPE:-aoso-logitboost}
+ROUNDS=50 THREADS=1 OUT=''
+die() { echo "sparse-debsec.sh: $*" >&2; exit 1; }
+while (($#)); do
+  case $1 in
+    --rounds) ROUNDS=${2:?}; shift ;;
+    --threads) THREADS=${2:?}; shift ;;
+    --out) OUT=${2:?}; shift ;;
+    -h|--help) sed -n '3,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown option $1 (see --help)" ;;
+  esac
+  shift
+done
+"$PY" -c 'import xgboost, sklearn' 2>/dev/null ||
+  die "XGBoost/scikit-learn missing for $PY: run scripts/install-deps.sh --bench"
+[[ -x /usr/bin/time ]] || die "GNU time missing: run scripts/install-deps.sh --bench"
+[[ -x $BL ]] || die "$BL not built: run ./configure && make"
+section=$("$ROOT/bench/data-section.sh" debsec)
+TMP=$(mktemp -d /tmp/bl-sparse-debsec-XXXXXX)
+trap '[[ -n $TMP && -d $TMP ]] && rm -rf "$TMP"' EXIT
+export OMP_NUM_THREADS=$THREADS
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+
+echo "== debsec: XGBoost, $ROUNDS rounds, $THREADS threads" >&2
+/usr/bin/time -f '%M %e' -o "$TMP/xgb.time" "$PY" "$ROOT/bench/xgb_peer.py" \
+  --libsvm "$(sed -n 's/^file = //p' <<<"$section")" "$(sed -n 's/^test_file = //p' <<<"$section")" \
+  --rounds "$ROUNDS" --threads "$THREADS" --final-eval >"$TMP/xgb.out"
+k=$(sed -n 's/^trees_per_round=//p' "$TMP/xgb.out")
+iters=$((ROUNDS * k))
+echo "== debsec: boostlab $RECIPE, $iters iterations, $THREADS threads" >&2
+{ printf '[experiment]\nname = sparse-debsec\niterations = %s\nthreads = %s\n' "$iters" "$THREADS"
+  printf 'max_bins = 256\noutput = %s\n\n[data debsec]\n%s\n\n' "$TMP/bl" "$section"
+  printf '[algorithm aoso]\nrecipe = %s\n' "$RECIPE"
+  tr ';' '\n' <<<"${BL_SET:-}" | sed 's/^ *//; /^$/d'; } >"$TMP/bench.ini"
+/usr/bin/time -f '%M %e' -o "$TMP/bl.time" "$BL" run -q "$TMP/bench.ini" >"$TMP/bl.out"
+"$BL" results --curves -f csv -o "$TMP/bl.csv" "$TMP/bl"
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
+awk -F, -v recipe="$RECIPE" -v th="$THREADS" -v load="$load0 / $load1" \
+    -v xtime="$(cat "$TMP/xgb.time")" -v btime="$(cat "$TMP/bl.time")" '
+  function med(a, n,   i, j, t) {
+    for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+  function bar(ok) { return ok ? "met" : "**not met**" }
+  FILENAME ~ /xgb.out$/ { split($0, kv, "="); X[kv[1]] = kv[2]; next }
+  FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  { bn++; s = $c["t_weak"] + $c["t_coef"] + $c["t_book"]; nt = $c["trees"] - ntr; ntr = $c["trees"]
+    bt[bn] = nt > 0 ? s / nt : s; berr = $c["test_err"] }
+  END {
+    split(xtime, xt, " "); split(btime, blt, " "); bmed = med(bt, bn)
+    xtrees = X["rounds"] * X["trees_per_round"]
+    printf "\n### debsec (10504 test rows, %d classes, %d threads; load average %s before / after)\n\n", X["trees_per_round"], th, load
+    printf "| | boostlab %s | XGBoost %s hist | boostlab / XGBoost | bar |\n|---|---|---|---|---|\n", recipe, X["xgboost"]
+    printf "| trees | %d (%d iterations) | %d (%d rounds) | | |\n", ntr, bn, xtrees, X["rounds"]
+    printf "| **s per tree** | %.5f | %.5f | **%.2f** | <= 2: %s |\n", bmed, X["s_per_tree"], bmed / X["s_per_tree"], bar(bmed <= 2 * X["s_per_tree"])
+    printf "| **peak RSS, MB** | %.0f | %.0f (Python included) | **%.2f** | <= 1: %s |\n", blt[1] / 1024, xt[1] / 1024, blt[1] / xt[1], bar(blt[1] <= xt[1])
+    printf "| **test error %% after the last tree** | %.2f | %.2f | | <=: %s |\n", 100 * berr, 100 * X["test_err"], bar(berr <= X["test_err"] + 1e-9)
+    printf "| process wall time, s | %.2f | %.2f | %.2f | |\n", blt[2], xt[2], blt[2] / xt[2]
+  }' "$TMP/xgb.out" "$TMP/bl.csv"
+if [[ -n $OUT ]]; then mkdir -p "$OUT"; cp -r "$TMP"/. "$OUT/"; fi
