@@ -161,14 +161,14 @@ static const struct cfg cfgs[] = {
 
 struct lrn {
     const struct bl_plugin *p;
-    union bl_value v[8];
+    union bl_value v[12];
 };
 
 static struct lrn lrn_of(const struct cfg *c, int subtract, long leaves)
 {
     struct lrn l;
     l.p = test_plugin("plugins/weak/trees", c->name);
-    cr_assert_leq(l.p->nparams, 8);
+    cr_assert_leq(l.p->nparams, 12);
     test_defaults(l.p, l.v);
     l.v[test_param_index(l.p, "subtract")].b = subtract;
     l.v[test_param_index(l.p, "leaves")].i = leaves;
