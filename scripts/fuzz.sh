@@ -56,7 +56,7 @@ fi
 CORE_SRC=(framework/util/error.c framework/util/fsutil.c framework/util/textio.c
   framework/util/rng.c
   framework/data/dataset.c framework/data/csv.c framework/data/libsvm.c
-  framework/data/idx.c framework/data/split.c
+  framework/data/idx.c framework/data/split.c framework/data/transform.c
   framework/config/ini.c framework/config/experiment.c framework/config/recipes.c
   framework/config/sweep.c framework/config/xgbparam.c
   framework/plugin/loader.c framework/plugin/params.c
@@ -78,6 +78,7 @@ CFLAGS=(-g -O1 -fno-omit-frame-pointer -Wall -Wextra -Wno-unknown-pragmas
   -DBL_PLUGIN_DIR="\"$BUILD/plugins\"" -DBL_DATA_DIR="\"$BUILD/share\"")
 read -r -a PKG_CFLAGS <<<"$(pkg-config --cflags inih gsl zlib 2>/dev/null)"
 read -r -a PKG_LIBS <<<"$(pkg-config --libs inih gsl zlib 2>/dev/null || echo -linih -lgsl -lgslcblas -lz)"
+PKG_LIBS+=(-lvl) # VLFeat: the [data] section's hog (framework/data/transform.c)
 
 # Rebuild an output when it is missing or older than any input given
 # (sources and every header of the tree).

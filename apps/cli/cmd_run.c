@@ -72,20 +72,6 @@ typedef struct {
     const char *only_data, *only_algo; /* --data, --algorithm, or NULL */
 } run_ctx;
 
-static int same_str(const char *a, const char *b)
-{
-    return a == b || (a && b && !strcmp(a, b));
-}
-
-/* d and e read the same files the same way (bl_load_data gives the same). */
-static int same_files(const bl_data_spec *d, const bl_data_spec *e)
-{
-    return d->format == e->format && same_str(d->file, e->file) &&
-           same_str(d->test_file, e->test_file) && same_str(d->labels, e->labels) &&
-           same_str(d->test_labels, e->test_labels) && same_str(d->classes, e->classes) &&
-           same_str(d->label, e->label) && same_str(d->drop, e->drop);
-}
-
 /* Read data set d's files as a run would (bad values, ragged rows, binary
  * or truncated files fail here), unless a data set before it that was read
  * (done[e]) reads the same files; done[d] records the read. */
@@ -93,7 +79,7 @@ static int read_once(const bl_experiment *ex, size_t d, char *done, bl_error *er
 {
     const bl_data_spec *ds = &ex->data[d];
     for (size_t e = 0; e < d; e++)
-        if (done[e] && same_files(&ex->data[e], ds))
+        if (done[e] && bl_data_same_files(&ex->data[e], ds))
             return 0;
     bl_dataset all, test;
     if (bl_load_data(ds, &all, &test, err) < 0)

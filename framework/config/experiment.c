@@ -820,7 +820,8 @@ static int load_algo(bl_algo_spec *a, const bl_registry *reg, const bl_ini *ini,
 
 static const char *const data_keys = "file, format, label, classes, labels, test_file, "
                                      "test_labels, split, test_ratio, first, per_class, folds, drop, "
-                                     "keep_classes, class_pick, repeats, storage, features";
+                                     "keep_classes, class_pick, repeats, storage, features, image, "
+                                     "deskew, hog, hog_orientations, pca, pca_variance";
 
 static int data_path(const bl_ini *ini, const bl_ini_entry *e, char **out, bl_error *err)
 {
@@ -884,6 +885,11 @@ static int load_data(bl_data_spec *d, const bl_ini *ini, const bl_ini_section *s
         else if (!strcmp(k, "drop")) {
             d->drop = bl_strdup(e->value);
             d->drop_where = where(ini->path, e->line);
+        }
+        else if (bl_transform_key(k)) {
+            char *at = where(ini->path, e->line);
+            rc = bl_transform_parse(&d->tf, k, e->value, at, err);
+            free(at);
         }
         else if (!strcmp(k, "format")) format = e->value;
         else if (!strcmp(k, "split")) { split = e->value; split_line = e->line; }
@@ -977,9 +983,14 @@ static int load_data(bl_data_spec *d, const bl_ini *ini, const bl_ini_section *s
     bl_split_kind k = d->split.kind;
     if (k == BL_SPLIT_GIVEN && !d->test_file)
         return bl_errf(err, "%s: [%s] split = given needs 'test_file = PATH'", d->where, s->name);
-    if (k != BL_SPLIT_GIVEN && d->test_file)
-        return bl_errf(err, "%s: [%s] a test_file is only used with split = given", d->where,
-                       s->name);
+    /* first / per-class with a test file: the drawn rows train, the test
+     * file tests (the papers' few-examples-per-class protocols) */
+    if (d->test_file && k != BL_SPLIT_GIVEN && k != BL_SPLIT_FIRST && k != BL_SPLIT_PER_CLASS)
+        return bl_errf(err, "%s: [%s] a test_file is only used with split = given, first or "
+                       "per-class", d->where, s->name);
+    if (d->test_file && have_ratio)
+        return bl_errf(err, "%s:%d: [%s] 'test_ratio' does not apply with a test_file (the test "
+                       "file is the test part)", ini->path, have_ratio, s->name);
     if (k == BL_SPLIT_FIRST && !have_first)
         return bl_errf(err, "%s: [%s] split = first needs 'first = N'", d->where, s->name);
     if (k == BL_SPLIT_PER_CLASS && !have_pc)
@@ -1349,6 +1360,7 @@ void bl_experiment_free(bl_experiment *ex)
         free(d->label);
         free(d->drop);
         free(d->drop_where);
+        bl_transform_free(&d->tf);
         free(d->where);
         free(d->base);
         free(d->sweep);
@@ -1474,6 +1486,7 @@ void bl_data_write(const bl_data_spec *d, FILE *f)
     if (d->keep_classes)
         fprintf(f, "keep_classes = %zu\nclass_pick = %s\n", d->keep_classes,
                 d->class_pick == BL_PICK_RANDOM ? "random" : "first");
+    bl_transform_write(&d->tf, f);
 }
 
 void bl_experiment_write(const bl_experiment *ex, FILE *f)
@@ -1521,6 +1534,20 @@ uint64_t bl_algo_hash(const bl_algo_spec *a)
     uint64_t h = bl_hash64(buf, len);
     free(buf);
     return h;
+}
+
+static int same_str(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+int bl_data_same_files(const bl_data_spec *d, const bl_data_spec *e)
+{
+    return d->format == e->format && same_str(d->file, e->file) &&
+           same_str(d->test_file, e->test_file) && same_str(d->labels, e->labels) &&
+           same_str(d->test_labels, e->test_labels) && same_str(d->classes, e->classes) &&
+           same_str(d->label, e->label) && same_str(d->drop, e->drop) &&
+           bl_transform_same(&d->tf, &e->tf);
 }
 
 uint64_t bl_data_hash(const bl_data_spec *d)

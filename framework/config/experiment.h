@@ -35,6 +35,7 @@
 #include <stdio.h>
 
 #include "../data/split.h"
+#include "../data/transform.h"
 #include "../engine/engine.h"
 #include "../plugin/loader.h"
 #include "../plugin/params.h"
@@ -60,6 +61,7 @@ typedef struct bl_data_spec {
                                    this many, larger indices ignored    */
     char *base, *sweep;         /* NAME and "key=value,..." of a grid
                                    point (sweep NULL when not swept)    */
+    bl_transform_spec tf;       /* image, deskew, hog, pca keys           */
     char *where;                /* "FILE:LINE" of the section           */
 } bl_data_spec;
 
@@ -191,6 +193,10 @@ int bl_algo_skips(const bl_algo_spec *a, const bl_data_spec *d);
 /* Does name (or base, the name of its sweep section, when not NULL) match
  * one of the comma- or space-separated shell globs? */
 int bl_globs_match(const char *globs, const char *name, const char *base);
+
+/* d and e read the same files the same way, with the same image
+ * transforms: bl_load_data gives the same (the split may differ). */
+int bl_data_same_files(const bl_data_spec *d, const bl_data_spec *e);
 
 /* Write the fully resolved experiment (every parameter) as INI. */
 void bl_experiment_write(const bl_experiment *ex, FILE *f);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../data/split.h"
+#include "../data/transform.h"
 #include "../plugin/loader.h"
 #include "../util/clock.h"
 #include "../util/fsutil.h"
@@ -85,6 +86,15 @@ int bl_load_data(const bl_data_spec *d, bl_dataset *all, bl_dataset *test, bl_er
         if (rc < 0)
             bl_errprefix(err, "%s: drop", d->drop_where);
     }
+    /* image transforms here, once per data set (the job cache keeps the
+     * result for every repeat and algorithm); PCA per training part */
+    if (rc == 0)
+        rc = bl_transform_images(&d->tf, all, err);
+    if (rc == 0 && test->x)
+        rc = bl_transform_images(&d->tf, test, err);
+    if (rc == 0 && d->tf.pca_dim > all->d)
+        rc = bl_errf(err, "%s: pca: %zu components asked for but the data set has %zu features",
+                     d->tf.where_pca, d->tf.pca_dim, all->d);
     if (rc < 0) {
         bl_dataset_free(all);
         bl_dataset_free(test);
@@ -225,11 +235,66 @@ static int split_parts(const bl_data_spec *ds, const bl_dataset *all, uint64_t s
     return rc;
 }
 
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A copy of every row of src. */
+static int copy_all(const bl_dataset *src, bl_dataset *out, bl_error *err)
+{
+    size_t *rows = bl_xmalloc((src->m ? src->m : 1) * sizeof *rows);
+    for (size_t i = 0; i < src->m; i++)
+        rows[i] = i;
+    int rc = bl_dataset_subset(src, rows, src->m, out, err);
+    free(rows);
+    return rc;
+}
+
+/* split = first | per-class with a test file: the rows the split draws (both
+ * of bl_split's parts: with a test file nothing is held out) train. */
+static int draw_train(const bl_data_spec *ds, const bl_dataset *all, uint64_t seed, int rep,
+                      bl_dataset *train, bl_error *err)
+{
+    size_t *tri = NULL, *tei = NULL, ntr = 0, nte = 0;
+    int rc;
+    if (ds->split.kind == BL_SPLIT_FIRST) {
+        if (ds->split.first > all->m)
+            return bl_errf(err, "%s: data %s: first = %zu but the file has %zu rows", ds->where,
+                           ds->name, ds->split.first, all->m);
+        ntr = ds->split.first;
+        tri = bl_xmalloc(ntr * sizeof *tri);
+        for (size_t i = 0; i < ntr; i++)
+            tri[i] = i;
+        rc = 0;
+    } else {
+        rc = bl_split(all, &ds->split, seed, 0, &tri, &ntr, &tei, &nte, err);
+        if (rc < 0) {
+            bl_errprefix(err, "%s: data %s, repeat %d", ds->where, ds->name, rep);
+        } else {
+            tri = bl_xrealloc(tri, (ntr + nte) * sizeof *tri);
+            memcpy(tri + ntr, tei, nte * sizeof *tri);
+            ntr += nte;
+            qsort(tri, ntr, sizeof *tri, cmp_size);
+        }
+    }
+    if (rc == 0)
+        rc = bl_dataset_subset(all, tri, ntr, train, err);
+    free(tri);
+    free(tei);
+    return rc;
+}
+
 /* Read data set d and prepare repeat rep (class subset, split, quantized
  * view) unless the cache holds them already. */
 static int prepare(const bl_experiment *ex, bl_job_cache *c, size_t d, int rep, bl_error *err)
 {
     const bl_data_spec *ds = &ex->data[d];
+    if (c->d >= 0 && c->d != (long)d && bl_data_same_files(&ex->data[c->d], ds)) {
+        drop_repeat(c); /* the loaded (and transformed) files serve d too */
+        c->d = (long)d;
+    }
     if (c->d != (long)d) {
         bl_job_cache_free(c);
         if (bl_load_data(ds, &c->all, &c->given_test, err) < 0)
@@ -277,11 +342,26 @@ static int prepare(const bl_experiment *ex, bl_job_cache *c, size_t d, int rep, 
             c->test = c->given_test;
             c->shared = 1;
         }
+    } else if (rc == 0 && ds->test_file) {
+        rc = draw_train(ds, all, seed, rep, &c->train, err);
+        if (rc == 0) /* a copy: PCA replaces the part's features */
+            rc = copy_all(ds->keep_classes ? &sub_test : &c->given_test, &c->test, err);
     } else if (rc == 0) {
         rc = split_parts(ds, all, seed, fold, rep, &c->train, &c->test, err);
     }
     bl_dataset_free(&sub_all);
     bl_dataset_free(&sub_test);
+    if (rc == 0 && bl_transform_has_pca(&ds->tf)) {
+        if (c->shared) { /* the parts are about to change: own them */
+            bl_dataset tr = c->train, te = c->test;
+            c->shared = 0;
+            rc = copy_all(&tr, &c->train, err);
+            if (rc == 0)
+                rc = copy_all(&te, &c->test, err);
+        }
+        if (rc == 0 && (rc = bl_transform_pca(&ds->tf, &c->train, &c->test, err)) < 0)
+            bl_errprefix(err, "data %s, repeat %d", ds->name, rep);
+    }
     if (rc == 0)
         rc = check_classes(&c->train, ds, rep, err);
     if (rc == 0 && (rc = bl_quantize(&c->train, ex->max_bins, &c->q, err)) < 0)
