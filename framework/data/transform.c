@@ -268,6 +268,10 @@ int bl_transform_images(const bl_transform_spec *t, bl_dataset *ds, bl_error *er
 {
     if (!bl_transform_has_image(t) || !ds->m)
         return 0;
+    if (!ds->x) /* images are read from dense rows; a sparse set is not an image */
+        return bl_errf(err, "%s: image transforms need dense data (storage = dense)",
+                       t->where_hog ? t->where_hog : t->where_deskew ? t->where_deskew
+                                                                     : t->where_image);
     size_t w = 0, h = 0;
     if (image_shape(t, ds, &w, &h, err) < 0)
         return -1;
@@ -460,6 +464,9 @@ int bl_transform_pca(const bl_transform_spec *t, bl_dataset *train, bl_dataset *
 {
     if (!bl_transform_has_pca(t))
         return 0;
+    if (!train->x || (test->m && !test->x))
+        return bl_errf(err, "%s: %s needs dense data (storage = dense)", t->where_pca,
+                       t->pca_dim ? "pca" : "pca_variance");
     bl_pca p;
     if (bl_pca_fit(train, t->pca_dim, t->pca_var, &p, err) < 0)
         return bl_errprefix(err, "%s: %s", t->where_pca, t->pca_dim ? "pca" : "pca_variance");

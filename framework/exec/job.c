@@ -90,7 +90,7 @@ int bl_load_data(const bl_data_spec *d, bl_dataset *all, bl_dataset *test, bl_er
      * result for every repeat and algorithm); PCA per training part */
     if (rc == 0)
         rc = bl_transform_images(&d->tf, all, err);
-    if (rc == 0 && test->x)
+    if (rc == 0 && test->m)
         rc = bl_transform_images(&d->tf, test, err);
     if (rc == 0 && d->tf.pca_dim > all->d)
         rc = bl_errf(err, "%s: pca: %zu components asked for but the data set has %zu features",

@@ -72,4 +72,20 @@ hog = 4,16
 recipe = mcboost-exp
 INI
 expect_fail 1 "big.ini:5: hog: cell size 16 is larger than the 8x8 image" -- "$BL" run --quiet "$TMP/big.ini"
+# transforms read dense rows: a set held sparse is refused, not read as NULL
+printf '0 1:1 3:2\n1 2:1\n0 1:3 4:1\n1 2:2 3:1\n0 1:1\n1 2:1 4:2\n0 1:2 3:1\n1 2:3\n' >"$TMP/s.libsvm"
+for t in "pca = 2:pca needs dense data" "hog = 2:image transforms need dense data"; do
+  cat >"$TMP/sp.ini" <<INI
+[experiment]
+output = $TMP/out-sp
+iterations = 3
+[data s]
+file = s.libsvm
+storage = sparse
+${t%%:*}
+[algorithm a]
+recipe = mcboost-exp
+INI
+  expect_fail 1 "sp.ini:7: ${t#*:} \(storage = dense\)" -- "$BL" run --quiet "$TMP/sp.ini"
+done
 finish
