@@ -88,11 +88,25 @@ expect_fail 1 "bad.ini:[0-9]*: \[data narrow\] storage: expected auto|dense|spar
 sed 's/^file = tr.libsvm$/file = s.csv/' "$TMP/e.ini" | grep -v '^test_file' >"$TMP/bad2.ini"
 expect_fail 1 "'features' only applies to LIBSVM" -- "$BL" run -q -o "$TMP/out3" "$TMP/bad2.ini"
 
-# a learner without sparse support gets a dense copy, said in the log
-sed 's/^recipe = mcboost-exp$/recipe = aoso-logitboost/' "$TMP/e.ini" >"$TMP/aoso.ini"
-"$BL" run -v -q -o "$TMP/out4" "$TMP/aoso.ini" >/dev/null 2>"$TMP/err" \
-  || fail "aoso run exited $?: $(cat "$TMP/err")"
+# a learner without sparse support (WLDA) gets a dense copy, said in the log
+sed 's/^recipe = mcboost-exp$/recipe = mcboost-exp\nweak = wlda/' "$TMP/e.ini" >"$TMP/wlda.ini"
+"$BL" run -v -q -o "$TMP/out4" "$TMP/wlda.ini" >/dev/null 2>"$TMP/err" \
+  || fail "wlda run exited $?: $(cat "$TMP/err")"
 grep -q "does not take sparse data: densified .* MB)" "$TMP/err" \
   || fail "no densify line: $(cat "$TMP/err")"
+
+# the tree learners take the sparse set as it is, and AOSO's sparse outputs
+# score the sparse test file through predict_sparse (not the dense predict_add)
+sed 's/^recipe = mcboost-exp$/recipe = aoso-logitboost/' "$TMP/e.ini" >"$TMP/aoso.ini"
+"$BL" run -v -q -o "$TMP/out5" "$TMP/aoso.ini" >/dev/null 2>"$TMP/err" \
+  || fail "aoso run exited $?: $(cat "$TMP/err")"
+grep -q "densified" "$TMP/err" && fail "aoso-tree (predict_sparse) got a dense copy"
+BOOSTLAB_LAZY=0 "$BL" run -q -o "$TMP/out6" "$TMP/aoso.ini" >/dev/null 2>"$TMP/err" \
+  || fail "dense hand-off aoso run exited $?: $(cat "$TMP/err")"
+for o in out5 out6; do
+  "$BL" results "$TMP/$o" | awk 'NR > 1 {print $5, $6}' >"$TMP/$o.err"
+done
+cmp -s "$TMP/out5.err" "$TMP/out6.err" \
+  || fail "sparse and dense hand-offs disagree: $(cat "$TMP/out5.err") / $(cat "$TMP/out6.err")"
 
 finish
