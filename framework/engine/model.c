@@ -58,6 +58,8 @@ void bl_model_init(bl_model *mo, const struct bl_plugin *weak, size_t k, size_t 
         mo->feature_names = copy_names(feature_names, d);
         return;
     }
+    if (!d) /* nothing to name; bl_model_load reads the names later */
+        return;
     /* a sparse set's implied names, f1 .. fd, in one block */
     size_t len = 0, *off = bl_xmalloc((d ? d : 1) * sizeof *off);
     char b[32];
