@@ -56,7 +56,7 @@ fi
 CORE_SRC=(framework/util/error.c framework/util/fsutil.c framework/util/textio.c
   framework/util/rng.c
   framework/data/dataset.c framework/data/csv.c framework/data/libsvm.c
-  framework/data/idx.c framework/data/split.c framework/data/transform.c
+  framework/data/idx.c framework/data/split.c framework/data/transform.c framework/data/sparse.c
   framework/config/ini.c framework/config/experiment.c framework/config/recipes.c
   framework/config/sweep.c framework/config/xgbparam.c
   framework/plugin/loader.c framework/plugin/params.c
