@@ -461,6 +461,9 @@ static int cmd_path(const bl_registry *reg, const char *data, const bl_dataset *
         rc = model_labels(ds, mo, y, err);
     if (rc < 0)
         bl_errprefix(err, "%s", data);
+    if (rc == 0 && mo->d > N) /* its stumps would read columns X lacks */
+        rc = bl_errf(err, "%s: the model was trained on %zu columns, the data has %zu dictionary "
+                     "columns", data, mo->d, N);
     if (rc == 0)
         rc = match_terms(mo, &X, H, N, hyp, err);
     const struct bl_loss_ops *lops = NULL;
