@@ -20,30 +20,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from peer_data import peak_rss_kb  # noqa: E402
 
 try:
-    import scipy.sparse as sp
     import xgboost as xgb
+    from sklearn.datasets import load_svmlight_file
 except ImportError:
-    sys.exit(f"sparse_xgb.py: xgboost/scipy missing for {sys.executable}")
-
-
-def read_libsvm(path):
-    """CSR matrix (0-based columns) and int labels of a LIBSVM file."""
-    ptr, idx, val, y = [0], [], [], []
-    with open(path) as f:
-        for line in f:
-            t = line.split()
-            if not t:
-                continue
-            y.append(int(t[0]))
-            for tok in t[1:]:
-                a, b = tok.split(":")
-                idx.append(int(a) - 1)
-                val.append(float(b))
-            ptr.append(len(idx))
-    d = max(idx) + 1
-    X = sp.csr_matrix((np.array(val, np.float32), np.array(idx), np.array(ptr)),
-                      shape=(len(y), d))
-    return X, np.array(y)
+    sys.exit(f"sparse_xgb.py: xgboost/scikit-learn missing for {sys.executable}: "
+             "run scripts/install-deps.sh --bench")
 
 
 def main():
@@ -53,7 +34,9 @@ def main():
     ap.add_argument("--stumps", type=int, default=100)
     ap.add_argument("--threads", type=int, default=2)
     a = ap.parse_args()
-    X, y = read_libsvm(a.file)
+    # scikit-learn's reader, as bench/peer_data.py uses: CSR, 1-based indices
+    X, y = load_svmlight_file(a.file, dtype=np.float32, zero_based=False)
+    y = y.astype(np.int32)
     k = int(y.max()) + 1
     dtr = xgb.DMatrix(X[:a.first], y[:a.first], nthread=a.threads)
     dte = xgb.DMatrix(X[a.first:], y[a.first:], nthread=a.threads)
