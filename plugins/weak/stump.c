@@ -1025,57 +1025,23 @@ static size_t stump_outdim(const void *hyp)
     return ((const struct stump_hyp *)hyp)->c;
 }
 
-static void stump_predict(const void *hyp, const struct bl_matrix *X, double *out)
+/* side[i] = 1 when row i goes right on split s: x > t, or NaN with mr (NaN
+ * compares false, so it goes left unless mr). */
+typedef void (*side_fn)(const void *X, const struct split1 *s, uint8_t *side);
+
+static void dense_side(const void *Xv, const struct split1 *s, uint8_t *side)
 {
-    const struct stump_hyp *h = hyp;
-    size_t m = X->m, c = h->c;
-    /* raw values: NaN compares false, so it goes left unless mr */
-    switch (h->kind) {
-    case H_ONE: {
-        const float *x = X->x + h->s.f * m;
-        double pos = (double)h->s.pol, neg = -pos;
-        if (h->zo)
-            pos = pos > 0 ? 1.0 : 0.0, neg = 1.0 - pos;
-        for (size_t i = 0; i < m; i++)
-            out[i] = x[i] > h->s.t || (h->s.mr && isnan(x[i])) ? pos : neg;
-        break;
-    }
-    case H_EACH:
-        for (size_t r = 0; r < c; r++) {
-            const float *x = X->x + h->e[r].f * m;
-            float t = h->e[r].t;
-            int mr = h->e[r].mr;
-            double pos = (double)h->e[r].pol;
-            for (size_t i = 0; i < m; i++)
-                out[i * c + r] = x[i] > t || (mr && isnan(x[i])) ? pos : -pos;
-        }
-        break;
-    case H_VOTE: {
-        const float *x = X->x + h->s.f * m;
-        for (size_t i = 0; i < m; i++) {
-            double phi = x[i] > h->s.t || (h->s.mr && isnan(x[i])) ? 1.0 : -1.0;
-            for (size_t r = 0; r < c; r++)
-                out[i * c + r] = h->v[r] * phi;
-        }
-        break;
-    }
-    case H_LEAF: {
-        const float *x = X->x + h->s.f * m;
-        double off = -1.0 / (double)(c - 1);
-        for (size_t i = 0; i < m; i++) {
-            size_t q = x[i] > h->s.t || (h->s.mr && isnan(x[i])) ? h->right : h->left;
-            for (size_t r = 0; r < c; r++)
-                out[i * c + r] = r == q ? 1.0 : off;
-        }
-        break;
-    }
-    }
+    const struct bl_matrix *X = Xv;
+    const float *x = X->x + s->f * X->m;
+    for (size_t i = 0; i < X->m; i++)
+        side[i] = x[i] > s->t || (s->mr && isnan(x[i]));
 }
 
-/* side[i] = 1 when row i of X goes right on split s (x > t, or NaN with
- * mr); the rows feature s->f does not store hold 0.0. */
-static void sparse_side(const struct bl_sparse *X, const struct split1 *s, uint8_t *side)
+/* The same test on a sparse matrix: the rows feature s->f does not store
+ * hold 0.0, so the cost is m plus the feature's entries. */
+static void sparse_side(const void *Xv, const struct split1 *s, uint8_t *side)
 {
+    const struct bl_sparse *X = Xv;
     memset(side, 0.0f > s->t, X->m);
     if (s->f >= X->d)
         return;
@@ -1085,12 +1051,12 @@ static void sparse_side(const struct bl_sparse *X, const struct split1 *s, uint8
     }
 }
 
-/* stump_predict on a sparse matrix: the same tests on the same values, at
- * the cost of m plus the split features' entries. */
-static void stump_predict_sparse(const void *hyp, const struct bl_sparse *X, double *out)
+/* out (m x outdim) from the sides of each of h's splits, however X holds
+ * its rows: one mapping for dense and sparse prediction. */
+static void predict_by_side(const struct stump_hyp *h, const void *X, size_t m, side_fn sides,
+                            double *out)
 {
-    const struct stump_hyp *h = hyp;
-    size_t m = X->m, c = h->c;
+    size_t c = h->c;
     uint8_t *side = malloc(m ? m : 1);
     if (!side) { /* nothing to report through: score what can be scored */
         for (size_t i = 0; i < m * c; i++)
@@ -1099,7 +1065,7 @@ static void stump_predict_sparse(const void *hyp, const struct bl_sparse *X, dou
     }
     if (h->kind == H_EACH) {
         for (size_t r = 0; r < c; r++) {
-            sparse_side(X, &h->e[r], side);
+            sides(X, &h->e[r], side);
             double pos = (double)h->e[r].pol;
             for (size_t i = 0; i < m; i++)
                 out[i * c + r] = side[i] ? pos : -pos;
@@ -1107,7 +1073,7 @@ static void stump_predict_sparse(const void *hyp, const struct bl_sparse *X, dou
         free(side);
         return;
     }
-    sparse_side(X, &h->s, side);
+    sides(X, &h->s, side);
     if (h->kind == H_ONE) {
         double pos = (double)h->s.pol, neg = -pos;
         if (h->zo)
@@ -1127,6 +1093,16 @@ static void stump_predict_sparse(const void *hyp, const struct bl_sparse *X, dou
         }
     }
     free(side);
+}
+
+static void stump_predict(const void *hyp, const struct bl_matrix *X, double *out)
+{
+    predict_by_side(hyp, X, X->m, dense_side, out);
+}
+
+static void stump_predict_sparse(const void *hyp, const struct bl_sparse *X, double *out)
+{
+    predict_by_side(hyp, X, X->m, sparse_side, out);
 }
 
 /* ---- text form -------------------------------------------------------------- */
