@@ -116,6 +116,37 @@ static void dense_rows(const struct bl_sparse *S, size_t i0, size_t n, float *xb
 
 #define DENSE_BLOCK_BYTES (1u << 20)
 
+/* S's rows densified a block at a time (at most cap rows and about
+ * DENSE_BLOCK_BYTES of features), each block Xb, starting at row i0,
+ * handed to fn: for code that reads dense rows only. */
+typedef void (*dense_block_fn)(void *ctx, const struct bl_matrix *Xb, size_t i0);
+static void dense_blocks(const struct bl_sparse *S, size_t cap, dense_block_fn fn, void *ctx)
+{
+    size_t d = S->d ? S->d : 1, B = DENSE_BLOCK_BYTES / (d * sizeof(float));
+    B = B < 1 ? 1 : B > cap ? cap : B;
+    float *xb = bl_xmalloc(B * d * sizeof *xb);
+    for (size_t i0 = 0; i0 < S->m; i0 += B) {
+        size_t n = S->m - i0 < B ? S->m - i0 : B;
+        dense_rows(S, i0, n, xb);
+        struct bl_matrix Xb = {n, S->d, xb};
+        fn(ctx, &Xb, i0);
+    }
+    free(xb);
+}
+
+struct hyp_block {
+    const struct bl_weak_ops *wo;
+    const void *hyp;
+    size_t outdim;
+    double *out;
+};
+
+static void predict_block(void *ctx, const struct bl_matrix *Xb, size_t i0)
+{
+    const struct hyp_block *b = ctx;
+    b->wo->predict(b->hyp, Xb, b->out + i0 * b->outdim);
+}
+
 void bl_hyp_predict_sparse(const struct bl_weak_ops *wo, const void *hyp,
                            const struct bl_sparse *S, size_t outdim, double *out)
 {
@@ -123,16 +154,8 @@ void bl_hyp_predict_sparse(const struct bl_weak_ops *wo, const void *hyp,
         wo->predict_sparse(hyp, S, out);
         return;
     }
-    size_t d = S->d ? S->d : 1, B = DENSE_BLOCK_BYTES / (d * sizeof(float));
-    B = B < 1 ? 1 : B > S->m ? (S->m ? S->m : 1) : B;
-    float *xb = bl_xmalloc(B * d * sizeof *xb);
-    for (size_t i0 = 0; i0 < S->m; i0 += B) {
-        size_t n = S->m - i0 < B ? S->m - i0 : B;
-        dense_rows(S, i0, n, xb);
-        struct bl_matrix Xb = {n, S->d, xb};
-        wo->predict(hyp, &Xb, out + i0 * outdim);
-    }
-    free(xb);
+    struct hyp_block b = {wo, hyp, outdim, out};
+    dense_blocks(S, S->m ? S->m : 1, predict_block, &b);
 }
 
 void bl_term_outputs(const bl_model *mo, const bl_term *t, const struct bl_matrix *X,
@@ -212,19 +235,19 @@ void bl_model_free(bl_model *mo)
  * the learner's predict_add when it has one, else predict into
  * out (m x k) and add.  Each F_ir gets the same additions in the same
  * order either way (weak.h), so the scores do not depend on the path. */
-static void add_terms(const bl_model *mo, const struct bl_matrix *X, size_t m, double *F,
-                      double *out, double *scratch)
+static void add_terms(const bl_model *mo, const struct bl_matrix *X, const struct bl_sparse *S,
+                      size_t m, double *F, double *out, double *scratch)
 {
     size_t k = mo->k;
-    bl_weak_predict_add_fn padd =
-        mo->proj ? NULL : ((const struct bl_weak_ops *)mo->weak->ops)->predict_add;
+    bl_weak_predict_add_fn padd = mo->proj || S ? NULL /* it reads dense X */
+                                                : ((const struct bl_weak_ops *)mo->weak->ops)->predict_add;
     for (size_t j = 0; j < mo->t; j++) {
         const bl_term *t = &mo->term[j];
         if (padd && !t->code) {
             padd(t->hyp, X, t->w, k, F);
             continue;
         }
-        bl_term_outputs(mo, t, X, out, scratch);
+        bl_term_outputs_any(mo, t, X, S, out, scratch);
         for (size_t i = 0; i < m; i++)
             for (size_t r = 0; r < k; r++)
                 F[i * k + r] += t->w[r] * (t->outdim == 1 ? out[i] : out[i * k + r]);
@@ -240,12 +263,19 @@ static void add_terms(const bl_model *mo, const struct bl_matrix *X, size_t m, d
 #define SCORE_ROWS 256
 #define SCORE_BYTES (1u << 20)
 
-void bl_model_scores(const bl_model *mo, const struct bl_matrix *X, double *F)
+/* The widest term's hypothesis output (1 at least): scratch rows. */
+static size_t max_hdim(const bl_model *mo)
 {
-    size_t m = X->m, k = mo->k, d = X->d, hmax = 1;
+    size_t hmax = 1;
     for (size_t j = 0; j < mo->t; j++)
         if (mo->term[j].hdim > hmax)
             hmax = mo->term[j].hdim;
+    return hmax;
+}
+
+void bl_model_scores(const bl_model *mo, const struct bl_matrix *X, double *F)
+{
+    size_t m = X->m, k = mo->k, d = X->d, hmax = max_hdim(mo);
     memset(F, 0, m * k * sizeof *F);
     if (mo->proj || m <= SCORE_ROWS) {
         /* projected inputs: a term's X->m = m k points give its m x k outputs */
@@ -253,7 +283,7 @@ void bl_model_scores(const bl_model *mo, const struct bl_matrix *X, double *F)
         struct bl_matrix Z = {m * k, mo->proj ? mo->proj->n : 0, zx};
         double *out = bl_xmalloc(m * k * sizeof *out);
         double *scratch = bl_xmalloc(m * hmax * sizeof *scratch);
-        add_terms(mo, zx ? &Z : X, m, F, out, scratch);
+        add_terms(mo, zx ? &Z : X, NULL, m, F, out, scratch);
         free(out);
         free(scratch);
         free(zx);
@@ -277,7 +307,7 @@ void bl_model_scores(const bl_model *mo, const struct bl_matrix *X, double *F)
             for (size_t f = 0; f < d; f++) /* the block's rows, feature-major */
                 memcpy(xb + f * n, X->x + f * m + i0, n * sizeof *xb);
             struct bl_matrix Xb = {n, d, xb};
-            add_terms(mo, &Xb, n, F + i0 * k, out, scratch);
+            add_terms(mo, &Xb, NULL, n, F + i0 * k, out, scratch);
         }
         free(xb);
         free(out);
@@ -285,36 +315,30 @@ void bl_model_scores(const bl_model *mo, const struct bl_matrix *X, double *F)
     }
 }
 
+struct score_block {
+    const bl_model *mo;
+    double *F;
+};
+
+static void score_block(void *ctx, const struct bl_matrix *Xb, size_t i0)
+{
+    const struct score_block *b = ctx;
+    bl_model_scores(b->mo, Xb, b->F + i0 * b->mo->k);
+}
+
 void bl_model_scores_sparse(const bl_model *mo, const struct bl_sparse *S, double *F)
 {
-    size_t m = S->m, k = mo->k, hmax = 1;
+    size_t m = S->m, k = mo->k;
     memset(F, 0, m * k * sizeof *F);
     if (mo->proj) { /* projected inputs are dense: densify blocks of rows */
-        size_t d = S->d ? S->d : 1, B = DENSE_BLOCK_BYTES / (d * sizeof(float));
-        B = B < 1 ? 1 : B > SCORE_ROWS ? SCORE_ROWS : B;
-        float *xb = bl_xmalloc(B * d * sizeof *xb);
-        for (size_t i0 = 0; i0 < m; i0 += B) {
-            size_t n = m - i0 < B ? m - i0 : B;
-            dense_rows(S, i0, n, xb);
-            struct bl_matrix Xb = {n, S->d, xb};
-            bl_model_scores(mo, &Xb, F + i0 * k);
-        }
-        free(xb);
+        struct score_block b = {mo, F};
+        dense_blocks(S, SCORE_ROWS, score_block, &b);
         return;
     }
-    for (size_t j = 0; j < mo->t; j++)
-        if (mo->term[j].hdim > hmax)
-            hmax = mo->term[j].hdim;
     double *out = bl_xmalloc((m ? m : 1) * k * sizeof *out);
-    double *scratch = bl_xmalloc((m ? m : 1) * hmax * sizeof *scratch);
+    double *scratch = bl_xmalloc((m ? m : 1) * max_hdim(mo) * sizeof *scratch);
     struct bl_matrix X = {m, S->d, NULL};
-    for (size_t j = 0; j < mo->t; j++) {
-        const bl_term *t = &mo->term[j];
-        bl_term_outputs_any(mo, t, &X, S, out, scratch);
-        for (size_t i = 0; i < m; i++)
-            for (size_t r = 0; r < k; r++)
-                F[i * k + r] += t->w[r] * (t->outdim == 1 ? out[i] : out[i * k + r]);
-    }
+    add_terms(mo, &X, S, m, F, out, scratch);
     free(out);
     free(scratch);
 }
@@ -549,7 +573,6 @@ static int load_term(bl_model *mo, const struct bl_weak_ops *wo, char *rest, dou
     return 0;
 }
 
-/* "projection-scale D MU1 SD1 .. MUD SDD": the inputs' standardisation. */
 /* The d "feature NAME" lines into one pool (a model of a million features
  * loads with two allocations, not a million). */
 static int read_feature_names(cursor *c, bl_model *mo, size_t d, bl_error *err)
@@ -578,6 +601,7 @@ static int read_feature_names(cursor *c, bl_model *mo, size_t d, bl_error *err)
     return rc;
 }
 
+/* "projection-scale D MU1 SD1 .. MUD SDD": the inputs' standardisation. */
 static int load_scale(cursor *c, bl_model *mo, bl_error *err)
 {
     char *s = next_line(c) + 17, *end;
@@ -738,10 +762,7 @@ int bl_model_load(const char *path, const bl_registry *reg, bl_model *mo, bl_err
     if (expect_count(&c, "features", 1u << 28, sizeof "feature", &d, err) < 0)
         goto out;
     mo->d = d;
-    /* bl_model_init above allocated an (empty) array for d = 0: free it
-     * before replacing it (LeakSanitizer found the leak). */
-    free(mo->feature_names);
-    mo->feature_names = NULL;
+    /* bl_model_init above was given d = 0, so it named no features */
     if (read_feature_names(&c, mo, d, err) < 0)
         goto out;
     /* provenance lines */
