@@ -102,10 +102,11 @@ void bl_run_class_scores(bl_run *r, const bl_model *mo)
         }
     }
     if (!r->tc) {
-        if (!r->moved)
+        if (!r->moved) { /* dense outputs (add_moved did the sparse ones) */
             bl_add_term(r->F, m, k, r->cls, tod, term->w);
-        if (!r->moved && r->amax)
-            argmax_all(r);
+            if (r->amax)
+                argmax_all(r);
+        }
         if (mt)
             bl_add_term(r->Ft, mt, k, r->tout, tod, term->w);
         return;
