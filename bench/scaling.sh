@@ -16,9 +16,12 @@
 # adds, as bench/trees-xgboost.sh; speed-up = s per tree at 1 thread / at T.
 # Prints one markdown table per data set and, with gnuplot, a PNG plot of
 # the speed-ups.  A peer whose Python module is missing is skipped, with a
-# note.
+# note; XGBoost then runs through boostlab's own `method = xgboost` (recipe
+# xgboost-hist, XGBoost's C API) if boostlab was built with it, timing
+# XGBoosterUpdateOneIter alone (--xgb boostlab forces that path), so a
+# cluster node with the bundle and no Python XGBoost still has its peer.
 #   bench/scaling.sh [--quick] [--threads LIST] [--data LIST] [--trees N]
-#                    [--out DIR] [--plot FILE.png]
+#                    [--out DIR] [--plot FILE.png] [--xgb auto|python|boostlab]
 # --threads 1,2,4: the thread counts (default 1, 2, 4, ... below the cores,
 # then the cores; 1 is always measured, the base of the speed-ups); --data:
 # letter,synthetic (both by default); --trees N: about N trees per method
@@ -30,7 +33,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BL=${BL:-$ROOT/boostlab}
 PY=${PY:-/usr/bin/python3}
-QUICK=0 THREADS='' SETS=letter,synthetic TREES='' OUT='' PLOT=''
+QUICK=0 THREADS='' SETS=letter,synthetic TREES='' OUT='' PLOT='' XGB=auto
 RECIPES="aoso-logitboost mart mcboost-exp"
 usage() { echo "scaling.sh: $*" >&2; exit 2; }
 die() { echo "scaling.sh: $*" >&2; exit 1; }
@@ -42,6 +45,7 @@ while (($#)); do
     --trees) TREES=${2:?--trees needs a number}; shift ;;
     --out) OUT=${2:?--out needs a folder}; shift ;;
     --plot) PLOT=${2:?--plot needs a file}; shift ;;
+    --xgb) XGB=${2:?--xgb needs auto, python or boostlab}; shift ;;
     -h|--help) sed -n '3,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) usage "unknown option '$1' (see --help)" ;;
   esac
@@ -60,10 +64,15 @@ for s in ${SETS//,/ }; do
   [[ $s == letter || $s == synthetic ]] || usage "--data: unknown '$s' (letter, synthetic)"
 done
 [[ -z $TREES || $TREES =~ ^[1-9][0-9]{0,6}$ ]] || usage "--trees expects a positive integer, not '$TREES'"
+[[ $XGB == auto || $XGB == python || $XGB == boostlab ]] ||
+  usage "--xgb: '$XGB' is not auto, python or boostlab"
 [[ -x $BL ]] || die "$BL not built: run ./configure && make"
 PEERS=''
-if "$PY" -c 'import numpy, xgboost' 2>/dev/null; then PEERS+=' xgboost'
-else echo "note: XGBoost skipped: numpy/xgboost not importable by $PY (scripts/install-deps.sh --bench)" >&2; fi
+if [[ $XGB != boostlab ]] && "$PY" -c 'import numpy, xgboost' 2>/dev/null; then PEERS+=' xgboost'
+elif [[ $XGB != python ]] && "$BL" --version 2>/dev/null | grep -q XGBoost; then
+  PEERS+=' xgboost-c'
+  [[ $XGB == boostlab ]] || echo "note: XGBoost through boostlab's method = xgboost: numpy/xgboost not importable by $PY" >&2
+else echo "note: XGBoost skipped: numpy/xgboost not importable by $PY (scripts/install-deps.sh --bench)$([[ $XGB == python ]] || echo ", and $BL built without it")" >&2; fi
 if "$PY" -c 'import numpy, sklearn' 2>/dev/null; then PEERS+=' hgb'
 else echo "note: HGB skipped: numpy/scikit-learn not importable by $PY (scripts/install-deps.sh --bench)" >&2; fi
 TMP=$(mktemp -d /tmp/bl-scaling-XXXXXX)
@@ -72,14 +81,32 @@ RES=$TMP/results.tsv
 printf 'data\tmethod\tthreads\ts_per_tree\ttrees\n' >"$RES"
 
 # median s per tree of a boostlab curve CSV (tpi: trees an iteration adds
-# when the curve has no 'trees' column); prints "S TREES"
+# when the curve has no 'trees' column; weak = 1: t_weak alone, for the
+# xgboost method, whose t_book is boostlab scoring both parts); prints
+# "S TREES"
 bl_per_tree() {
-  awk -F, -v tpi="$2" '
+  awk -F, -v tpi="$2" -v weak="${3:-0}" '
     FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-    { s = $c["t_weak"] + $c["t_coef"] + $c["t_book"]
+    { s = $c["t_weak"] + (weak ? 0 : $c["t_coef"] + $c["t_book"])
       nt = ("trees" in c) ? $c["trees"] - ntr : tpi; ntr += nt; n++; t[n] = nt > 0 ? s / nt : s }
     END { for (i = 2; i <= n; i++) { v = t[i]; for (j = i - 1; j >= 1 && t[j] > v; j--) t[j + 1] = t[j]; t[j + 1] = v }
           printf "%.6g %d\n", n % 2 ? t[(n + 1) / 2] : (t[n / 2] + t[n / 2 + 1]) / 2, ntr }' "$1"
+}
+
+# bl_method DIR RECIPE ITERATIONS THREADS NAME CSV CLASSES FIRST TPI WEAK:
+# one boostlab run of RECIPE; prints its "S TREES" (bl_per_tree)
+bl_method() {
+  local d=$1 r=$2 iters=$3 T=$4 name=$5 csv=$6 classes=$7 first=$8
+  mkdir -p "$d"
+  { printf '[experiment]\nname = scaling\niterations = %s\nthreads = %s\n' "$iters" "$T"
+    printf 'max_bins = 256\noutput = %s\n\n[data %s]\n' "$d/bl" "$name"
+    printf 'file = %s\nclasses = %s\nsplit = first\nfirst = %s\n\n' "$csv" "$classes" "$first"
+    printf '[algorithm %s]\nrecipe = %s\n' "$r" "$r"; } >"$d/bench.ini"
+  "$BL" run -q "$d/bench.ini" >"$d/bl.out" 2>"$d/bl.err" ||
+    die "boostlab run $d/bench.ini failed: $(tail -3 "$d/bl.err")"
+  "$BL" results --curves -f csv -o "$d/curve.csv" "$d/bl" 2>>"$d/bl.err" ||
+    die "boostlab results $d/bl failed: $(tail -3 "$d/bl.err")"
+  bl_per_tree "$d/curve.csv" "$9" "${10}"
 }
 
 # run_set NAME CSV CLASSES FIRST: every method at every thread count
@@ -93,25 +120,17 @@ run_set() {
     for r in $RECIPES; do
       tpi=1; [[ $r == mart ]] && tpi=$k
       iters=$(((trees + tpi - 1) / tpi))
-      d=$TMP/$name/$r-$T
-      mkdir -p "$d"
       echo "== $name: boostlab $r, $iters iterations, $T threads" >&2
-      { printf '[experiment]\nname = scaling\niterations = %s\nthreads = %s\n' "$iters" "$T"
-        printf 'max_bins = 256\noutput = %s\n\n[data %s]\n' "$d/bl" "$name"
-        printf 'file = %s\nclasses = %s\nsplit = first\nfirst = %s\n\n' "$csv" "$classes" "$first"
-        printf '[algorithm %s]\nrecipe = %s\n' "$r" "$r"; } >"$d/bench.ini"
-      "$BL" run -q "$d/bench.ini" >"$d/bl.out" 2>"$d/bl.err" ||
-        die "boostlab run $d/bench.ini failed: $(tail -3 "$d/bl.err")"
-      "$BL" results --curves -f csv -o "$d/curve.csv" "$d/bl" 2>>"$d/bl.err" ||
-        die "boostlab results $d/bl failed: $(tail -3 "$d/bl.err")"
-      read -r s n < <(bl_per_tree "$d/curve.csv" "$tpi")
+      read -r s n < <(bl_method "$TMP/$name/$r-$T" "$r" "$iters" "$T" "$name" "$csv" "$classes" "$first" "$tpi" 0)
       printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$r" "$T" "$s" "$n" >>"$RES"
     done
     for p in $PEERS; do
       d=$TMP/$name/$p-$T
       mkdir -p "$d"
       echo "== $name: $p, $rounds rounds, $T threads" >&2
-      if [[ $p == xgboost ]]; then
+      if [[ $p == xgboost-c ]]; then
+        read -r out n < <(bl_method "$d" xgboost-hist "$rounds" "$T" "$name" "$csv" "$classes" "$first" "$k" 1)
+      elif [[ $p == xgboost ]]; then
         "$PY" "$ROOT/bench/xgb_peer.py" --letter "$csv" --first "$first" --rounds "$rounds" \
           --threads "$T" >"$d/out" 2>"$d/err" || die "xgb_peer.py failed: $(tail -3 "$d/err")"
         out=$(sed -n 's/^s_per_tree=//p' "$d/out")
@@ -151,7 +170,7 @@ awk -F'\t' -v sets="${SETS//,/ }" -v methods="$RECIPES$PEERS" -v cores="$CORES" 
   { S[$1, $2, $3] = $4; N[$1, $2] = $5; if (!($3 in seen)) { seen[$3] = 1; th[++nt] = $3 } }
   END {
     nm = split(methods, m, " "); ns = split(sets, st, " ")
-    name["xgboost"] = "XGBoost hist"; name["hgb"] = "HGB"
+    name["xgboost"] = "XGBoost hist"; name["xgboost-c"] = "XGBoost hist (C API)"; name["hgb"] = "HGB"
     for (i = 1; i <= nm; i++) if (!(m[i] in name)) name[m[i]] = "boostlab " m[i]
     for (a = 1; a <= ns; a++) {
       printf "\n### %s: s per tree and speed-up over 1 thread (%d cores)\n\n| threads |", st[a], cores

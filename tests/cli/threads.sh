@@ -2,7 +2,8 @@
 # Models do not depend on the thread count: `boostlab train` with 1 and 2
 # threads writes byte-identical model files (and the same predictions) for
 # the AOSO-LogitBoost vector trees, MART's class trees and the stump learner
-# in both its forms (mcboost-exp: per-column stumps, samme: SAMME stumps).
+# in both its forms (mcboost-exp: per-column stumps, samme: SAMME stumps),
+# and AOSO on a set large enough for every parallel path of the grower.
 . "$(dirname "$0")/lib.sh"
 
 for spec in aoso-logitboost:25 mart:8 mcboost-exp:25 samme:25; do
@@ -19,6 +20,18 @@ for spec in aoso-logitboost:25 mart:8 mcboost-exp:25 samme:25; do
   n=$(grep -c '^term ' "$TMP/$r.1.model")
   [[ $n -eq $it ]] || fail "$r: the model has $n terms, expected $it"
 done
+
+# A node large enough for the chunked partition (2 x 16384 rows), few
+# features (one a histogram pass on 3 threads) and every cross sum at once:
+# AOSO's model on 3 threads is 1 thread's, byte for byte.
+"$BL" synth classification --rows 40000 --features 4 --classes 4 --informative 3 --redundant 1 \
+  --seed 3 -o "$TMP/big.csv" 2>"$TMP/err" || fail "synth: $(cat "$TMP/err")"
+for t in 1 3; do
+  "$BL" train --quiet --threads "$t" --data "$TMP/big.csv" \
+    --recipe aoso-logitboost --iterations 3 --model "$TMP/big.$t.model" 2>"$TMP/err" ||
+    fail "aoso on 40000 rows, $t threads: $(cat "$TMP/err")"
+done
+cmp -s "$TMP/big.1.model" "$TMP/big.3.model" || fail "aoso on 40000 rows: 3 threads' model differs from 1 thread's"
 
 # How many threads, the same way in every command: -t/--threads, else the
 # experiment's threads (run), else OMP_NUM_THREADS, else the cores; -j/--jobs

@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -46,6 +47,7 @@
  * from this many doubles of histograms on; below, a parallel region costs
  * more than the pass (much more on a loaded machine). */
 #define PAR_HIST ((size_t)1 << 21)
+#define PART_CHUNK ((size_t)16384) /* rows a partition chunk counts and writes */
 
 struct fbest {
     double gain;
@@ -58,6 +60,7 @@ struct grow {
     size_t m, d, s_max, max_nodes;
     int nthreads;
     uint32_t *order, *tmp;
+    size_t *pcnt;           /* partition: m / PART_CHUNK + 2 chunk counts    */
     double *st;             /* m x s_max: the current node's statistics      */
     double *hist;           /* per thread: hstride histogram scratch        */
     size_t hstride;
@@ -99,7 +102,32 @@ struct grow {
      * build_stored (stamp) */
     uint32_t *touch, *fstamp, stamp;
     size_t *ntouch;
+    int profile;            /* BOOSTLAB_PROFILE: prof sums phase times      */
+    double prof[GP_N];
 };
+
+double grow_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double *grow_profile(struct grow *g)
+{
+    return g->profile ? g->prof : NULL;
+}
+
+static inline double prof_start(const struct grow *g)
+{
+    return g->profile ? grow_now() : 0.0;
+}
+
+static inline void prof_add(struct grow *g, enum grow_phase ph, double t0)
+{
+    if (g->profile)
+        g->prof[ph] += grow_now() - t0;
+}
 
 static void *xmalloc(size_t n)
 {
@@ -172,8 +200,10 @@ struct grow *grow_new(const struct bl_train *tr, size_t max_pairs, size_t max_le
     g->s_max = 2 * max_pairs;
     g->nthreads = nthreads > 0 ? nthreads : 1;
     g->max_nodes = 2 * max_leaves - 1;
+    g->profile = getenv("BOOSTLAB_PROFILE") != NULL;
     g->order = xmalloc(m * sizeof *g->order);
     g->tmp = xmalloc(m * sizeof *g->tmp);
+    g->pcnt = xmalloc((m / PART_CHUNK + 2) * sizeof *g->pcnt);
     g->st = xmalloc(m * g->s_max * sizeof *g->st);
     /* one pair: 2 FG histograms of 32-byte bins (so 64-byte aligned); more
      * pairs: one of s_max sums and a count a bin */
@@ -241,6 +271,7 @@ void grow_free(struct grow *g)
         return;
     free(g->order);
     free(g->tmp);
+    free(g->pcnt);
     free(g->st);
     free(g->hist);
     free(g->lsum);
@@ -370,13 +401,13 @@ typedef double v4d __attribute__((vector_size(32)));
 #define ROW_SEQ(j) (j)
 #define ROW_IDX(j) idx[j]
 
-/* FG features at once over idx: each example's index and statistics are
+/* NF features at once over idx: each example's index and statistics are
  * loaded once for all of them (the same sums, bin by bin, as one feature at
  * a time).  h[2t], h[2t + 1]: feature t's even and odd histograms. */
-#define HIST_GROUP_BODY(ROW)                                                     \
-    v4d *H[2 * FG];                                                              \
-    const uint8_t *c[FG];                                                        \
-    for (int t = 0; t < FG; t++) {                                               \
+#define HIST_GROUP_BODY(ROW, NF)                                                 \
+    v4d *H[2 * NF];                                                              \
+    const uint8_t *c[NF];                                                        \
+    for (int t = 0; t < NF; t++) {                                               \
         H[2 * t] = (v4d *)h[2 * t];                                              \
         H[2 * t + 1] = (v4d *)h[2 * t + 1];                                      \
         c[t] = col[t];                                                           \
@@ -386,28 +417,42 @@ typedef double v4d __attribute__((vector_size(32)));
         size_t i0 = ROW(j), i1 = ROW(j + 1);                                     \
         v4d v0 = {st[2 * j], st[2 * j + 1], 1.0, 0.0};                           \
         v4d v1 = {st[2 * j + 2], st[2 * j + 3], 1.0, 0.0};                       \
-        for (int t = 0; t < FG; t++) {                                           \
+        for (int t = 0; t < NF; t++) {                                           \
             H[2 * t][c[t][i0]] += v0;                                            \
             H[2 * t + 1][c[t][i1]] += v1;                                        \
         }                                                                        \
     }                                                                            \
     if (j < n) {                                                                 \
         v4d v0 = {st[2 * j], st[2 * j + 1], 1.0, 0.0};                           \
-        for (int t = 0; t < FG; t++)                                             \
+        for (int t = 0; t < NF; t++)                                             \
             H[2 * t][c[t][ROW(j)]] += v0;                                        \
     }
 
 BL_CLONES static void hist_group_seq(double *const *restrict h, const uint8_t *const *restrict col,
                                      const double *restrict st, size_t n)
 {
-    HIST_GROUP_BODY(ROW_SEQ)
+    HIST_GROUP_BODY(ROW_SEQ, FG)
 }
 
 BL_CLONES static void hist_group_idx(double *const *restrict h, const uint8_t *const *restrict col,
                                      const uint32_t *restrict idx, const double *restrict st,
                                      size_t n)
 {
-    HIST_GROUP_BODY(ROW_IDX)
+    HIST_GROUP_BODY(ROW_IDX, FG)
+}
+
+/* One feature a pass: for more passes than threads when features are few. */
+BL_CLONES static void hist_one_seq(double *const *restrict h, const uint8_t *const *restrict col,
+                                   const double *restrict st, size_t n)
+{
+    HIST_GROUP_BODY(ROW_SEQ, 1)
+}
+
+BL_CLONES static void hist_one_idx(double *const *restrict h, const uint8_t *const *restrict col,
+                                   const uint32_t *restrict idx, const double *restrict st,
+                                   size_t n)
+{
+    HIST_GROUP_BODY(ROW_IDX, 1)
 }
 
 /* Scan of feature f's histogram h (nb bins of w doubles: the s sums, then
@@ -491,9 +536,9 @@ static struct fbest search_bins(const struct grow *g, size_t f, const uint32_t *
 }
 
 /* One-pair search of the nf <= FG features f .. f + nf - 1 over idx (seq:
- * the root), into fb[f ..]; h holds 2 FG histograms.  Short of FG, the
- * kernel's spare columns repeat the last feature into histograms that are
- * not scanned.  A constant feature (one bin) gets no candidate.  keep: the
+ * the root), into fb[f ..]; h holds 2 FG histograms.  nf = 1 takes the
+ * one-feature kernel; else short of FG, the kernel's spare columns repeat
+ * the last feature into histograms that are not scanned.  A constant feature (one bin) gets no candidate.  keep: the
  * merged histograms go there (at hoff); T = NULL: only that, no scan. */
 static void search_group(struct grow *g, size_t f, size_t nf, const uint32_t *idx, size_t n,
                          int seq, const double *st, const double *T, double *h, double *Ls,
@@ -510,7 +555,11 @@ static void search_group(struct grow *g, size_t f, size_t nf, const uint32_t *id
             memset(hb[e], 0, 4 * Q->nbins[ft] * sizeof *h);
         }
     }
-    if (seq)
+    if (nf == 1 && seq)
+        hist_one_seq(hb, col, st, n);
+    else if (nf == 1)
+        hist_one_idx(hb, col, idx, st, n);
+    else if (seq)
         hist_group_seq(hb, col, st, n);
     else
         hist_group_idx(hb, col, idx, st, n);
@@ -590,15 +639,18 @@ static void pick_best(struct grow *g, struct gnode *nd)
 static void fill_totals(struct grow *g, const struct grow_stats *gs, uint32_t as,
                         const uint32_t *idx, size_t n, size_t s, double *T)
 {
+    double t0 = prof_start(g);
     gs->fill(gs->ctx, as, idx, n, g->st);
     memset(T, 0, s * sizeof *T);
     for (size_t j = 0; j < n; j++)
         for (size_t q = 0; q < s; q++)
             T[q] += g->st[s * j + q];
+    prof_add(g, GP_FILL, t0);
 }
 
 /* One-pair histograms of st over idx (seq: the root), FG features a pass,
- * threads over the passes: kept in keep (or NULL), scanned into fb with
+ * or one when that leaves threads idle (few features), threads over the
+ * passes: kept in keep (or NULL), scanned into fb with
  * totals T (or not, T = NULL). */
 static void group_passes(struct grow *g, const uint32_t *idx, size_t n, int seq, const double *T,
                          double *keep)
@@ -606,18 +658,21 @@ static void group_passes(struct grow *g, const uint32_t *idx, size_t n, int seq,
     size_t d = g->d;
     int nt = g->nthreads < (int)d ? g->nthreads : (int)d;
     (void)nt;
+    double t0 = prof_start(g);
+    long step = nt > 1 && (d + FG - 1) / FG < (size_t)nt ? 1 : FG;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1 && n >= 256)
 #endif
-    for (long f = 0; f < (long)d; f += FG) {
+    for (long f = 0; f < (long)d; f += step) {
         int tid = 0;
 #ifdef _OPENMP
         tid = omp_get_thread_num();
 #endif
-        search_group(g, (size_t)f, d - (size_t)f < FG ? d - (size_t)f : FG, idx, n, seq, g->st,
-                     T, g->hist + (size_t)tid * g->hstride,
+        size_t nf = d - (size_t)f < (size_t)step ? d - (size_t)f : (size_t)step;
+        search_group(g, (size_t)f, nf, idx, n, seq, g->st, T, g->hist + (size_t)tid * g->hstride,
                      g->lsum + (size_t)tid * (g->s_max + 1), keep);
     }
+    prof_add(g, GP_HIST, t0);
 }
 
 /* ---- sparse training sets ------------------------------------------------ */
@@ -819,7 +874,9 @@ static void evaluate(struct grow *g, uint32_t id, const struct grow_stats *gs, i
     missing_sums(g, idx, n, g->st, s);
     int seq = nd->lo == 0 && n == g->m && id == 0; /* the root: order is 0..m-1 */
     if (g->S) {
+        double t0 = prof_start(g);
         sparse_search(g, nd, idx, n, seq, s, Tp, 1, keep);
+        prof_add(g, GP_HIST, t0);
         return;
     }
     if (s == 2 && !exact) { /* one pair: features FG at a time */
@@ -827,6 +884,7 @@ static void evaluate(struct grow *g, uint32_t id, const struct grow_stats *gs, i
         pick_best(g, nd);
         return;
     }
+    double t0 = prof_start(g);
     if (exact)
         for (size_t j = 0; j < n; j++)
             g->where[idx[j]] = (int32_t)j;
@@ -848,6 +906,7 @@ static void evaluate(struct grow *g, uint32_t id, const struct grow_stats *gs, i
     if (exact)
         for (size_t j = 0; j < n; j++)
             g->where[idx[j]] = -1;
+    prof_add(g, GP_HIST, t0);
     pick_best(g, nd);
 }
 
@@ -902,8 +961,8 @@ static void slot_drop(struct grow *g, uint32_t node)
 /* The larger child B of parent v: B's histograms are v's minus hs, those
  * of the smaller child's examples in v's statistics (totals Ts), in v's
  * slot, which B takes over; its totals v's minus Ts. */
-static void evaluate_sub(struct grow *g, const struct grow_stats *gs, uint32_t B, uint32_t v,
-                         const double *hs, const double *Ts)
+static void subtract_scan(struct grow *g, const struct grow_stats *gs, uint32_t B, uint32_t v,
+                          const double *hs, const double *Ts)
 {
     struct gnode *nd = &g->node[B];
     const struct bl_quantized *Q = &g->tr->Q;
@@ -960,6 +1019,15 @@ static void evaluate_sub(struct grow *g, const struct grow_stats *gs, uint32_t B
     pick_best(g, nd);
 }
 
+/* subtract_scan, timed */
+static void evaluate_sub(struct grow *g, const struct grow_stats *gs, uint32_t B, uint32_t v,
+                         const double *hs, const double *Ts)
+{
+    double t0 = prof_start(g);
+    subtract_scan(g, gs, B, v, hs, Ts);
+    prof_add(g, GP_SUB, t0);
+}
+
 /* The histograms of node S's examples in node v's statistics (fill for v
  * over S's examples), into slot q, not scanned; their totals into T. */
 static void build_as(struct grow *g, const struct grow_stats *gs, uint32_t S, uint32_t v, int q,
@@ -975,13 +1043,15 @@ static void build_as(struct grow *g, const struct grow_stats *gs, uint32_t S, ui
         group_passes(g, idx, n, 0, NULL, slot_at(g, q));
 }
 
-static long choose(const struct grow *g, const struct grow_stats *gs, uint32_t node,
+static long choose(struct grow *g, const struct grow_stats *gs, uint32_t node,
                    uint32_t parent, uint32_t sib)
 {
     const struct gnode *nd = &g->node[node];
+    double t0 = prof_start(g);
     long key = gs->choose ? gs->choose(gs->ctx, node, parent, sib, g->order + nd->lo,
                                        nd->hi - nd->lo)
                           : 0;
+    prof_add(g, GP_CHOOSE, t0);
     g->key[node] = key;
     return key;
 }
@@ -1049,28 +1119,79 @@ static void mark_sides(struct grow *g, const struct gnode *nd, int clear)
     }
 }
 
+/* Whether example i goes right of nd's split (x: its dense column, else
+ * the sparse marks of mark_sides, zright where a row stores no entry). */
+static inline int goes_right(const struct grow *g, const struct gnode *nd, const float *x,
+                             uint32_t i, int zright)
+{
+    return x ? x[i] > nd->thr || (nd->mr && isnan(x[i]))
+             : g->side[i] ? g->side[i] - 1 : zright;
+}
+
 /* Stable partition of the node's examples: left iff !(x > thr), except
- * missing values when the split sends them right. */
+ * missing values when the split sends them right.  A large node on several
+ * threads: each chunk counts its left rows, then writes both sides at
+ * offsets from the counts before it, into tmp; the order is the serial
+ * pass's, whatever the chunks. */
 static size_t partition(struct grow *g, const struct gnode *nd)
 {
     const float *x = g->S ? NULL : g->tr->X.x + (size_t)nd->feat * g->m;
     uint32_t *o = g->order + nd->lo;
     size_t n = nd->hi - nd->lo, nl = 0, nr = 0;
     int zright = 0.0f > nd->thr;
+    double t0 = prof_start(g);
     if (g->S)
         mark_sides(g, nd, 0);
-    for (size_t j = 0; j < n; j++) {
-        uint32_t i = o[j];
-        int right = x ? x[i] > nd->thr || (nd->mr && isnan(x[i]))
-                      : g->side[i] ? g->side[i] - 1 : zright;
-        if (right)
-            g->tmp[nr++] = i;
-        else
-            o[nl++] = i;
+    if (g->nthreads > 1 && n >= 2 * PART_CHUNK) {
+        size_t nc = (n + PART_CHUNK - 1) / PART_CHUNK, *cnt = g->pcnt;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(g->nthreads)
+#endif
+        {
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+            for (size_t c = 0; c < nc; c++) {
+                size_t l = 0, hi = (c + 1) * PART_CHUNK < n ? (c + 1) * PART_CHUNK : n;
+                for (size_t j = c * PART_CHUNK; j < hi; j++)
+                    l += !goes_right(g, nd, x, o[j], zright);
+                cnt[c + 1] = l;
+            }
+#ifdef _OPENMP
+#pragma omp single
+#endif
+            {
+                cnt[0] = 0;
+                for (size_t c = 0; c < nc; c++)
+                    cnt[c + 1] += cnt[c];
+            }
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+            for (size_t c = 0; c < nc; c++) {
+                size_t lo = c * PART_CHUNK, hi = lo + PART_CHUNK < n ? lo + PART_CHUNK : n;
+                size_t l = cnt[c], r = cnt[nc] + lo - cnt[c];
+                for (size_t j = lo; j < hi; j++) {
+                    uint32_t i = o[j];
+                    g->tmp[goes_right(g, nd, x, i, zright) ? r++ : l++] = i;
+                }
+            }
+        }
+        nl = cnt[nc];
+        memcpy(o, g->tmp, n * sizeof *o);
+    } else {
+        for (size_t j = 0; j < n; j++) {
+            uint32_t i = o[j];
+            if (goes_right(g, nd, x, i, zright))
+                g->tmp[nr++] = i;
+            else
+                o[nl++] = i;
+        }
+        memcpy(o + nl, g->tmp, nr * sizeof *o);
     }
-    memcpy(o + nl, g->tmp, nr * sizeof *o);
     if (g->S)
         mark_sides(g, nd, 1);
+    prof_add(g, GP_PART, t0);
     return nl;
 }
 

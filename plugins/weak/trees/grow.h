@@ -99,6 +99,13 @@ void grow_free(struct grow *g);
 /* Grow one tree; returns the number of nodes (>= 1).  Node 0 is the root,
  * children come after their parent. */
 size_t grow_tree(struct grow *g, const struct grow_params *p, const struct grow_stats *st);
+
+/* Wall seconds by phase, summed over the trees grown, when BOOSTLAB_PROFILE
+ * is set in the environment (else grow_profile gives NULL): where an
+ * iteration's time goes, on any number of threads (bench/README.md). */
+enum grow_phase { GP_CHOOSE, GP_FILL, GP_HIST, GP_SUB, GP_PART, GP_EMIT, GP_SETUP, GP_TOTAL, GP_N };
+double *grow_profile(struct grow *g);
+double grow_now(void);
 const struct gnode *grow_nodes(const struct grow *g);
 const uint32_t *grow_order(const struct grow *g);
 

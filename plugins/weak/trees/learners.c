@@ -31,6 +31,7 @@ struct tl {
                               chosen from the very same examples)         */
     int cls, base;       /* CLASS / ABC: the tree being grown            */
     double *gsum, *ssum, *ub; /* k: a leaf's sums, its partners' bounds    */
+    double *call;        /* k: select_pair's cross sums, all at once       */
     double *nsum;        /* AOSO: 2 k per node, its class sums G then H   */
     unsigned char *hassum; /* AOSO: nsum holds this node's sums          */
     double *out2;        /* ABC exhaustive: a candidate's outputs (m x k) */
@@ -44,11 +45,14 @@ struct tl {
     uint32_t *moved;     /* AOSO: each example's leaf's classes, ascending
                             (m x 2, BL_MOVED_NONE pads a one-class leaf) */
     int hu_nonneg;       /* this tree's Hu >= 0 everywhere (select_pair)   */
+    size_t nfits;        /* BOOSTLAB_PROFILE: fits, for tl_free's report    */
+    struct piece { uint32_t q; size_t lo, n; } *piece; /* emit_tree's: m / EMIT_CHUNK + 2 J */
 };
 
 /* Row loops below this size stay on one thread: a parallel region costs
  * more than the work it would split. */
 #define TL_PAR_ROWS 4096
+#define EMIT_CHUNK ((size_t)8192) /* examples of one leaf a thread writes at once */
 
 static void *xcalloc(size_t n, size_t sz)
 {
@@ -79,8 +83,10 @@ struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthrea
     L->gsum = xcalloc(L->k, sizeof *L->gsum);
     L->ssum = xcalloc(L->k, sizeof *L->ssum);
     L->ub = xcalloc(L->k, sizeof *L->ub);
+    L->call = xcalloc(L->k, sizeof *L->call);
     L->nsum = xcalloc(nodes * 2 * L->k, sizeof *L->nsum);
     L->hassum = xcalloc(nodes, sizeof *L->hassum);
+    L->piece = xcalloc(L->m / EMIT_CHUNK + nodes + 1, sizeof *L->piece);
     if (o->kind == TL_AOSO) {
         L->rowent = xcalloc(L->m, sizeof *L->rowent);
         L->moved = xcalloc(2 * L->m, sizeof *L->moved);
@@ -88,10 +94,28 @@ struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthrea
     return L;
 }
 
+/* The phase times (grow.h) per fit, on stderr. */
+static void profile_report(const struct tl *L, const double *P)
+{
+    static const char *name[GP_TOTAL] = {"choose", "fill", "hist", "sub", "partition",
+                                         "emit", "setup"};
+    double per = L->nfits ? 1e3 / (double)L->nfits : 0.0, rest = P[GP_TOTAL];
+    fprintf(stderr, "trees profile: %zu fits on %d threads, ms a fit: total %.3f =", L->nfits,
+            L->nthreads, P[GP_TOTAL] * per);
+    for (int q = 0; q < GP_TOTAL; q++) {
+        fprintf(stderr, " %s %.3f +", name[q], P[q] * per);
+        rest -= P[q];
+    }
+    fprintf(stderr, " other %.3f\n", rest * per);
+}
+
 void tl_free(struct tl *L)
 {
     if (!L)
         return;
+    const double *P = grow_profile(L->g);
+    if (P && L->nfits)
+        profile_report(L, P);
     grow_free(L->g);
     free(L->pr);
     free(L->ps);
@@ -99,6 +123,7 @@ void tl_free(struct tl *L)
     free(L->gsum);
     free(L->ssum);
     free(L->ub);
+    free(L->call);
     free(L->nsum);
     free(L->hassum);
     free(L->out2);
@@ -106,6 +131,7 @@ void tl_free(struct tl *L)
     free(L->acc);
     free(L->rowent);
     free(L->moved);
+    free(L->piece);
     free(L);
 }
 
@@ -197,6 +223,48 @@ static double cross_sum(const struct tl *L, const uint32_t *idx, size_t n, int r
     return c;
 }
 
+/* c[q] += Hu_r Hu_q over the rows idx[0..n), q in [q0, q1), in row
+ * order: each c[q] the same chain of additions as cross_sum's (no FMA in
+ * either copy, clones.h). */
+static BL_CLONES void cross_rows(double *restrict c, const double *restrict U, const uint32_t *idx,
+                                 size_t n, size_t k, int r, size_t q0, size_t q1)
+{
+    for (size_t j = 0; j < n; j++) {
+        const double *u = U + (size_t)idx[j] * k;
+        double ur = u[r];
+#pragma omp simd
+        for (size_t q = q0; q < q1; q++)
+            c[q] += ur * u[q];
+    }
+}
+
+/* Every C_rq at once (c, k values), threads over ranges of classes as in
+ * class_sums: one pass over the node instead of one per partner tried,
+ * each C_rq one thread's sum in row order, cross_sum's bits. */
+static void cross_all(struct tl *L, const uint32_t *idx, size_t n, int r, double *c)
+{
+    size_t k = L->k;
+    int nt = L->nthreads < (int)k ? L->nthreads : (int)k;
+    (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+#endif
+    {
+        int t = 0, T = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        T = omp_get_num_threads();
+#endif
+        size_t q0 = k * (size_t)t / (size_t)T, q1 = k * (size_t)(t + 1) / (size_t)T;
+        double *a = L->acc + (2 * k + 8) * (size_t)t; /* own buffer: no false sharing */
+        for (size_t q = q0; q < q1; q++)
+            a[q] = 0.0;
+        cross_rows(a, L->req->Hu, idx, n, k, r, q0, q1);
+        for (size_t q = q0; q < q1; q++)
+            c[q] = a[q];
+    }
+}
+
 /* The class of the largest bound but class skip (k: none), lowest on ties;
  * k when every bound is taken (-inf). */
 static size_t top_bound(const double *ub, size_t k, size_t skip)
@@ -252,7 +320,9 @@ static double pair_score(const double *gsum, const double *ssum, int r, size_t q
  * partners are then taken in decreasing bound, C computed only until the
  * next bound falls below the best score: the same s as computing every C,
  * usually after one or two passes instead of k - 1.  Without the bound
- * every partner is scored, in class order. */
+ * every partner is scored, in class order.  On more than two threads a
+ * large node's C_rq are all summed at once (cross_all), in parallel, and
+ * the same loop reads them: the same partner. */
 static void select_pair(struct tl *L, const uint32_t *idx, size_t n, const double *gsum,
                         const double *ssum, int *pr, int *ps)
 {
@@ -274,7 +344,10 @@ static void select_pair(struct tl *L, const uint32_t *idx, size_t n, const doubl
              * somewhere, S_r + S_q = 0 (the rule's 1 in place of 0), NaN */
             ub[q] = (int)q == r ? -HUGE_VAL : !L->hu_nonneg || d0 == 0.0 || b != b ? HUGE_VAL : b;
         }
-        double best = -1.0;
+        double best = -1.0, *call = L->call;
+        int all = L->nthreads > 2 && n >= TL_PAR_ROWS;
+        if (all)
+            cross_all(L, idx, n, r, call);
         for (;;) {
             /* the next two partners in the loop's order (largest bound,
              * lowest class); with threads both cross sums at once, each
@@ -283,8 +356,8 @@ static void select_pair(struct tl *L, const uint32_t *idx, size_t n, const doubl
             size_t q = top_bound(ub, k, k), q2 = q < k ? top_bound(ub, k, q) : k;
             if (q == k || ub[q] < best)
                 break;
-            double c1, c2 = 0.0;
-            int got2 = cross_sums2(L, idx, n, r, q, q2, &c1, &c2);
+            double c1 = all ? call[q] : 0.0, c2 = all && q2 < k ? call[q2] : 0.0;
+            int got2 = all ? q2 < k : cross_sums2(L, idx, n, r, q, q2, &c1, &c2);
             for (int t = 0; t < 2; t++, q = q2, c1 = c2) {
                 if (t == 1 && (!got2 || ub[q2] < best))
                     break;
@@ -416,11 +489,9 @@ static void leaf_pair(struct tl *L, size_t q, size_t nn, const uint32_t *idx, si
     select_pair(L, idx, n, L->gsum, L->ssum, r, s);
 }
 
-/* The values of leaf q's entries, whose classes emit_tree set, and its
- * outputs on its examples, added to out.  Leaves own disjoint examples,
- * entries and rows of out. */
-static void emit_leaf(struct tl *L, struct tree *t, size_t q, const uint32_t *idx, size_t n,
-                      double *out)
+/* The values of leaf q's entries, whose classes emit_tree set, from its
+ * examples idx[0..n). */
+static void leaf_values(struct tl *L, struct tree *t, size_t q, const uint32_t *idx, size_t n)
 {
     size_t k = L->k;
     uint32_t first = t->node[q].a, ne = first + t->node[q].b;
@@ -439,6 +510,16 @@ static void emit_leaf(struct tl *L, struct tree *t, size_t q, const uint32_t *id
         if (two)
             e0[1].v = -v;
     }
+}
+
+/* Leaf q's outputs on examples idx[0..n) (some of its own) added to out,
+ * and their rows' entry and moved lists.  Leaves own disjoint examples,
+ * entries and rows of out. */
+static void leaf_writes(struct tl *L, const struct tree *t, size_t q, const uint32_t *idx, size_t n,
+                        double *out)
+{
+    size_t k = L->k;
+    uint32_t first = t->node[q].a, ne = first + t->node[q].b;
     for (size_t j = 0; j < n; j++)
         for (uint32_t e = first; e < ne; e++)
             out[(size_t)idx[j] * k + t->ent[e].cls] += t->ent[e].v;
@@ -458,8 +539,9 @@ static void emit_leaf(struct tl *L, struct tree *t, size_t q, const uint32_t *id
 /* The tree of the grower's current shape with this learner's leaf values,
  * appended to f; its outputs on the training examples are added to out.
  * The leaves' entries and their classes first, in node order; then their
- * values and outputs, leaves in parallel (each value one thread's sum in
- * example order: the same bits on any number of threads). */
+ * values, leaves in parallel (each value one thread's sum in example order:
+ * the same bits on any number of threads); then the outputs, in pieces of
+ * at most EMIT_CHUNK examples of one leaf, so a large leaf is shared. */
 static void emit_tree(struct tl *L, struct forest *f, size_t nn, double *out)
 {
     const struct gnode *gn = grow_nodes(L->g);
@@ -489,14 +571,38 @@ static void emit_tree(struct tl *L, struct forest *f, size_t nn, double *out)
         t->node[q] = (struct tnode){-1, 0.0f, first, ne - first, 0};
     }
     t->nent = ne;
+    size_t np = 0;
+    for (size_t q = 0; q < nn; q++)
+        for (size_t lo = gn[q].lo; gn[q].feat < 0 && lo < gn[q].hi; lo += EMIT_CHUNK)
+            L->piece[np++] = (struct piece){(uint32_t)q, lo,
+                                            gn[q].hi - lo < EMIT_CHUNK ? gn[q].hi - lo : EMIT_CHUNK};
     int par = L->nthreads > 1 && nn > 1 && L->m >= TL_PAR_ROWS;
     (void)par;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(L->nthreads) if (par)
+#pragma omp parallel num_threads(L->nthreads) if (par)
 #endif
-    for (long q = 0; q < (long)nn; q++)
-        if (gn[q].feat < 0)
-            emit_leaf(L, t, (size_t)q, order + gn[q].lo, gn[q].hi - gn[q].lo, out);
+    {
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (long q = 0; q < (long)nn; q++)
+            if (gn[q].feat < 0)
+                leaf_values(L, t, (size_t)q, order + gn[q].lo, gn[q].hi - gn[q].lo);
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (long p = 0; p < (long)np; p++)
+            leaf_writes(L, t, L->piece[p].q, order + L->piece[p].lo, L->piece[p].n, out);
+    }
+}
+
+/* emit_tree, timed */
+static void emit_timed(struct tl *L, struct forest *f, size_t nn, double *out)
+{
+    double *P = grow_profile(L->g), t0 = P ? grow_now() : 0.0;
+    emit_tree(L, f, nn, out);
+    if (P)
+        P[GP_EMIT] += grow_now() - t0;
 }
 
 /* ---- one iteration --------------------------------------------------------- */
@@ -551,7 +657,7 @@ static void abc_trees(struct tl *L, int b, struct forest *f, double *out)
         if ((int)c == b)
             continue;
         L->cls = (int)c;
-        emit_tree(L, f, grow_tree(L->g, &L->o.gp, &gs), out);
+        emit_timed(L, f, grow_tree(L->g, &L->o.gp, &gs), out);
     }
 }
 
@@ -610,6 +716,8 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
                  pairs ? " off-diagonal part" : "");
         return -1;
     }
+    double *P = grow_profile(L->g), t0 = P ? grow_now() : 0.0;
+    L->nfits++;
     L->req = L->o.kind == TL_AOSO && L->o.naive_residuals ? naive_request(L, req) : req;
     struct forest *f = forest_new(k);
     zero_rows(L, res->out);
@@ -625,22 +733,24 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
                 neg += !(req->Hu[q] >= 0.0);
         }
         L->hu_nonneg = neg == 0;
+        if (P)
+            P[GP_SETUP] += grow_now() - t0;
         memset(L->chosen, 0, 2 * L->o.gp.leaves);
         memset(L->hassum, 0, 2 * L->o.gp.leaves);
         L->rowent_ok = 1;
-        emit_tree(L, f, grow_tree(L->g, &L->o.gp, &gs), res->out);
+        emit_timed(L, f, grow_tree(L->g, &L->o.gp, &gs), res->out);
         break;
     }
     case TL_DIAG: {
         struct grow_stats gs = {k, NULL, fill_diag, L};
-        emit_tree(L, f, grow_tree(L->g, &L->o.gp, &gs), res->out);
+        emit_timed(L, f, grow_tree(L->g, &L->o.gp, &gs), res->out);
         break;
     }
     case TL_CLASS: {
         struct grow_stats gs = {1, NULL, fill_scalar, L};
         for (size_t c = 0; c < k; c++) {
             L->cls = (int)c;
-            emit_tree(L, f, grow_tree(L->g, &L->o.gp, &gs), res->out);
+            emit_timed(L, f, grow_tree(L->g, &L->o.gp, &gs), res->out);
         }
         break;
     }
@@ -694,5 +804,7 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
         res->moved = L->moved;
         res->nmoved = 2;
     }
+    if (P)
+        P[GP_TOTAL] += grow_now() - t0;
     return 0;
 }
