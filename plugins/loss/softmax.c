@@ -345,8 +345,36 @@ static void upd_exps(const struct sm_upd_ctx *c, size_t i, const double *Fi, dou
         for (size_t j = 0; j < c->nmoved; j++)
             if (mv[j] != BL_MOVED_NONE)
                 Ei[mv[j]] = exp(Fi[mv[j]] - M);
+    Ei[na] = 1.0; /* exp(0): defined for upd_derivs' vector reads */
     L->uM[i] = M;
     L->ua[i] = (int)na;
+}
+
+/* One row's dual weights G (and with H, its Hessian diagonal H and the
+ * rank-one factor U) from its exps E (E[a] is not kept: 1), normaliser S =
+ * 1 + S0: branch-free selects, so that the loop vectorises (element-wise:
+ * the same bits as one class at a time). */
+static BL_CLONES void upd_derivs(const double *restrict E, double *restrict G, double *restrict H,
+                                 double *restrict U, size_t k, size_t a, size_t yi, double S,
+                                 double S0, double sc, double su)
+{
+    if (!H) {
+#pragma omp simd
+        for (size_t r = 0; r < k; r++) {
+            double er = r == a ? 1.0 : E[r];
+            double p = er / S, q = (r == a ? S0 : S - er) / S;
+            G[r] = r == yi ? sc * q : -(sc * p); /* -(sc (p - [r = y])) */
+        }
+        return;
+    }
+#pragma omp simd
+    for (size_t r = 0; r < k; r++) {
+        double er = r == a ? 1.0 : E[r];
+        double p = er / S, q = (r == a ? S0 : S - er) / S;
+        G[r] = r == yi ? sc * q : -(sc * p);
+        H[r] = sc * (p * q);
+        U[r] = su * p;
+    }
 }
 
 /* Rows [i0, i1): their exps brought to F, then value and derivatives from
@@ -369,15 +397,10 @@ static double upd_rows(void *ctx, size_t i0, size_t i1)
                 S0 += Ei[r];
         double S = 1.0 + S0;
         val += (M - Fi[yi]) + log1p(S0);
-        for (size_t r = 0; r < k; r++) {
-            double er = r == a ? 1.0 : Ei[r];
-            double p = er / S, q = (r == a ? S0 : S - er) / S;
-            Gi[r] = r == yi ? sc * q : -(sc * p); /* -(sc (p - [r = y])) */
-            if (c->hess) {
-                Hi[r] = sc * (p * q);
-                Ui[r] = su * p;
-            }
-        }
+        if (c->hess)
+            upd_derivs(Ei, Gi, Hi, Ui, k, a, yi, S, S0, sc, su);
+        else
+            upd_derivs(Ei, Gi, NULL, NULL, k, a, yi, S, S0, sc, su);
     }
     return sc * val;
 }

@@ -66,6 +66,7 @@ struct grow {
     size_t hstride;
     double *lsum;           /* nthreads x (s_max + 1): a scan's left sums   */
     double *ntot;           /* max_nodes x s_max: each evaluated node's totals */
+    unsigned char *tdirect; /* max_nodes: ntot is a direct sum (grow_totals)  */
     long *key;              /* max_nodes: each chosen node's statistics key */
     /* sibling subtraction: nslots node histograms (4 doubles a bin, feature
      * f's at hoff[f]), slot_of[node] (-1: none), a stack of free slots */
@@ -214,6 +215,7 @@ struct grow *grow_new(const struct bl_train *tr, size_t max_pairs, size_t max_le
     }
     g->lsum = xmalloc((size_t)g->nthreads * (g->s_max + 1) * sizeof *g->lsum);
     g->ntot = xmalloc(g->max_nodes * g->s_max * sizeof *g->ntot);
+    g->tdirect = xmalloc(g->max_nodes);
     g->key = xmalloc(g->max_nodes * sizeof *g->key);
     g->isopen = xmalloc(g->max_nodes);
     g->fb = xmalloc(d * sizeof *g->fb);
@@ -276,6 +278,7 @@ void grow_free(struct grow *g)
     free(g->hist);
     free(g->lsum);
     free(g->ntot);
+    free(g->tdirect);
     free(g->key);
     free(g->slot);
     free(g->hoff);
@@ -297,6 +300,11 @@ void grow_free(struct grow *g)
     free(g->fstamp);
     free(g->ntouch);
     free(g);
+}
+
+const double *grow_totals(const struct grow *g, uint32_t node)
+{
+    return g->tdirect[node] ? g->ntot + (size_t)node * g->s_max : NULL;
 }
 
 const struct gnode *grow_nodes(const struct grow *g)
@@ -871,6 +879,7 @@ static void evaluate(struct grow *g, uint32_t id, const struct grow_stats *gs, i
     const uint32_t *idx = g->order + nd->lo;
     double *Tp = g->ntot + (size_t)id * g->s_max;
     fill_totals(g, gs, id, idx, n, s, Tp);
+    g->tdirect[id] = 1;
     missing_sums(g, idx, n, g->st, s);
     int seq = nd->lo == 0 && n == g->m && id == 0; /* the root: order is 0..m-1 */
     if (g->S) {
@@ -969,6 +978,7 @@ static void subtract_scan(struct grow *g, const struct grow_stats *gs, uint32_t 
     size_t n = nd->hi - nd->lo, d = g->d;
     double *T = g->ntot + (size_t)B * g->s_max;
     const double *Tv = g->ntot + (size_t)v * g->s_max;
+    g->tdirect[B] = 0;
     T[0] = Tv[0] - Ts[0];
     T[1] = Tv[1] - Ts[1];
     if (g->nmf) { /* M directly: B's statistics (v's) for its rows missing a value */
@@ -1199,6 +1209,7 @@ size_t grow_tree(struct grow *g, const struct grow_params *p, const struct grow_
 {
     for (size_t i = 0; i < g->m; i++)
         g->order[i] = (uint32_t)i;
+    memset(g->tdirect, 0, g->max_nodes);
     size_t nn = 1, leaves = 1, J = p->leaves;
     if (J > (g->max_nodes + 1) / 2)
         J = (g->max_nodes + 1) / 2;

@@ -108,5 +108,9 @@ double *grow_profile(struct grow *g);
 double grow_now(void);
 const struct gnode *grow_nodes(const struct grow *g);
 const uint32_t *grow_order(const struct grow *g);
+/* Node q's totals of its statistics (2 npairs sums) when they were summed
+ * directly over its examples in their order (the node was evaluated, not
+ * by subtraction), else NULL: a leaf's value can come from them. */
+const double *grow_totals(const struct grow *g, uint32_t node);
 
 #endif

@@ -453,11 +453,18 @@ static double clamp(double v, double lim)
     return v > lim ? lim : v < -lim ? -lim : v;
 }
 
-/* Newton value A / B of a leaf for (r, s), clamped. */
-static double leaf_value(const struct tl *L, const uint32_t *idx, size_t n, int r, int s)
+/* Newton value A / B of a leaf for (r, s), clamped.  T: the sums A, B the
+ * grower already added up over the same examples in the same order (the
+ * node's direct totals of these very statistics), else NULL. */
+static double leaf_value(const struct tl *L, const uint32_t *idx, size_t n, int r, int s,
+                         const double *T)
 {
     double A = 0.0, B = 0.0;
-    for (size_t j = 0; j < n; j++) {
+    if (T) {
+        A = T[0];
+        B = T[1];
+    }
+    for (size_t j = 0; !T && j < n; j++) {
         double a, b;
         pair_ab(L, idx[j], r, s, &a, &b);
         A += a;
@@ -496,12 +503,14 @@ static void leaf_values(struct tl *L, struct tree *t, size_t q, const uint32_t *
     size_t k = L->k;
     uint32_t first = t->node[q].a, ne = first + t->node[q].b;
     struct tentry *e0 = t->ent + first;
+    /* the grower's totals are pair_ab's sums but for MART's split counts */
+    const double *T = L->o.gradient_split ? NULL : grow_totals(L->g, (uint32_t)q);
     if (L->o.kind == TL_DIAG) {
         for (size_t c = 0; c < k; c++)
-            e0[c].v = leaf_value(L, idx, n, (int)c, -1);
+            e0[c].v = leaf_value(L, idx, n, (int)c, -1, T ? T + 2 * c : NULL);
     } else {
         int two = ne - first == 2;
-        double v = leaf_value(L, idx, n, (int)e0[0].cls, two ? (int)e0[1].cls : -1);
+        double v = leaf_value(L, idx, n, (int)e0[0].cls, two ? (int)e0[1].cls : -1, T);
         if (L->o.kind == TL_CLASS && L->o.kscale)
             v *= (double)(k - 1) / (double)k;
         if (L->o.float_leaves)
