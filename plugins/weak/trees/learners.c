@@ -176,6 +176,20 @@ static BL_CLONES void add_rows(double *restrict a, double *restrict b, const dou
     }
 }
 
+/* Inside a parallel region: this thread's range [q0, q1) of k classes, and
+ * its number. */
+static size_t class_share(size_t k, size_t *q0, size_t *q1)
+{
+    int t = 0, T = 1;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+    T = omp_get_num_threads();
+#endif
+    *q0 = k * (size_t)t / (size_t)T;
+    *q1 = k * (size_t)(t + 1) / (size_t)T;
+    return (size_t)t;
+}
+
 /* Class sums over a node's examples: gsum_q = sum_j G_q and, with hess,
  * ssum_q = sum_j H_q.  Threads take disjoint ranges of classes and each sums
  * its classes over the examples in order, so every sum is added in the same
@@ -191,14 +205,9 @@ static void class_sums(struct tl *L, const uint32_t *idx, size_t n, int hess, do
 #pragma omp parallel num_threads(nt) if (nt > 1 && n * k >= 16384)
 #endif
     {
-        int t = 0, T = 1;
-#ifdef _OPENMP
-        t = omp_get_thread_num();
-        T = omp_get_num_threads();
-#endif
-        size_t q0 = k * (size_t)t / (size_t)T, q1 = k * (size_t)(t + 1) / (size_t)T;
+        size_t q0, q1, t = class_share(k, &q0, &q1);
         /* sums in this thread's own buffer (no false sharing), copied out */
-        double *a = L->acc + (2 * k + 8) * (size_t)t, *b = a + k;
+        double *a = L->acc + (2 * k + 8) * t, *b = a + k;
         for (size_t q = q0; q < q1; q++)
             a[q] = b[q] = 0.0;
         add_rows(a, b, G, H, idx, n, k, q0, q1);
@@ -250,13 +259,8 @@ static void cross_all(struct tl *L, const uint32_t *idx, size_t n, int r, double
 #pragma omp parallel num_threads(nt)
 #endif
     {
-        int t = 0, T = 1;
-#ifdef _OPENMP
-        t = omp_get_thread_num();
-        T = omp_get_num_threads();
-#endif
-        size_t q0 = k * (size_t)t / (size_t)T, q1 = k * (size_t)(t + 1) / (size_t)T;
-        double *a = L->acc + (2 * k + 8) * (size_t)t; /* own buffer: no false sharing */
+        size_t q0, q1, t = class_share(k, &q0, &q1);
+        double *a = L->acc + (2 * k + 8) * t; /* own buffer: no false sharing */
         for (size_t q = q0; q < q1; q++)
             a[q] = 0.0;
         cross_rows(a, L->req->Hu, idx, n, k, r, q0, q1);
