@@ -804,10 +804,10 @@ static void build_stored(struct grow *g, const uint32_t *idx, size_t n, int seq,
 /* scan_stored's copy, zero-bin fill and scan_bins for a feature of two
  * bins, one pair and no missing values (a binary word feature): its one
  * candidate, the same operations on the same values; h0, h1: the stored
- * sums of its bins, c: the node's rows without an entry (> 0 fills the
- * zero bin). */
+ * sums of its bins, tT = term(T[0], T[1]), c: the node's rows without an
+ * entry (> 0 fills the zero bin). */
 static struct fbest scan_two(const struct grow *g, size_t f, const double *h0, const double *h1,
-                             size_t n, const double *T, double c)
+                             size_t n, const double *T, double tT, double c)
 {
     double b0[3] = {h0[0], h0[1], h0[2]};
     if (c > 0.0 && g->SQ->zbin[f] == 0) {
@@ -817,7 +817,7 @@ static struct fbest scan_two(const struct grow *g, size_t f, const double *h0, c
     }
     if (b0[2] == 0.0 || 0.0 + b0[2] >= (double)n)
         return (struct fbest){-HUGE_VAL, 0, 0};
-    double L0 = 0.0 + b0[0], L1 = 0.0 + b0[1], tT = term(T[0], T[1]);
+    double L0 = 0.0 + b0[0], L1 = 0.0 + b0[1];
     double gain = 0.5 * ((term(L0, L1) + term(T[0] - L0, T[1] - L1)) - tT);
     return gain > -HUGE_VAL ? (struct fbest){gain, g->tr->Q.cut[f][0], 0}
                             : (struct fbest){-HUGE_VAL, 0, 0};
@@ -831,7 +831,7 @@ static void scan_stored(struct grow *g, struct gnode *nd, double *h, size_t s, c
 {
     size_t *nt, w = g->hw, n = nd->hi - nd->lo;
     const uint32_t *tl = touched(g, h, &nt);
-    double *buf = g->hist;
+    double *buf = g->hist, tT = s == 2 ? term(T[0], T[1]) : 0.0;
     nd->gain = -HUGE_VAL;
     nd->feat = -1;
     /* many features touched: all of them in order, sequential reads (the
@@ -851,7 +851,7 @@ static void scan_stored(struct grow *g, struct gnode *nd, double *h, size_t s, c
             static const double none[3] = {0.0, 0.0, 0.0};
             const double *b0 = g->clo[f] == 0 ? hc : none;
             const double *b1 = g->clo[f] == 1 ? hc : cb == 2 ? hc + w : none;
-            struct fbest fb = scan_two(g, f, b0, b1, n, T, c);
+            struct fbest fb = scan_two(g, f, b0, b1, n, T, tT, c);
             if (fb.gain > nd->gain || (fb.gain == nd->gain && (int32_t)f < nd->feat)) {
                 nd->gain = fb.gain;
                 nd->feat = (int32_t)f;
