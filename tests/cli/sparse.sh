@@ -2,7 +2,8 @@
 # Sparse data end to end: a LIBSVM file held sparse and the same data as a
 # dense CSV give the same stump models and predictions; test files with
 # features beyond the training width are read with those entries ignored
-# and counted; [data] storage and features are checked; method xgboost
+# and counted; [data] storage and features are checked; AOSO's sparse
+# trees are the same on 1 and 2 threads; method xgboost
 # takes a sparse set as CSR and, on 0/1 features, learns what it learns
 # from the same set held dense.
 . "$(dirname "$0")/lib.sh"
@@ -110,6 +111,24 @@ for o in out5 out6; do
 done
 cmp -s "$TMP/out5.err" "$TMP/out6.err" \
   || fail "sparse and dense hand-offs disagree: $(cat "$TMP/out5.err") / $(cat "$TMP/out6.err")"
+
+# a wide bag of words (5000 features): the sparse trees build and scan its
+# large nodes in two halves, on two threads when there are; the models are
+# the same bits on one thread and on two
+"${PYTHON:-python3}" - "$TMP" <<'PY'
+import random, sys
+random.seed(5)
+with open(sys.argv[1] + "/bag.libsvm", "w") as f:
+    for i in range(400):
+        c = i % 4
+        cols = set(random.sample(range(1, 5001), 9)) | {1 + 40 * c + random.randrange(40)}
+        f.write(" ".join([str(c)] + [f"{j}:1" for j in sorted(cols)]) + "\n")
+PY
+for t in 1 2; do
+  "$BL" train -q -t $t -d "$TMP/bag.libsvm" -r aoso-logitboost -i 6 -m "$TMP/bag.$t" 2>"$TMP/err" ||
+    fail "aoso on the bag, $t threads, exited $?: $(cat "$TMP/err")"
+done
+cmp -s "$TMP/bag.1" "$TMP/bag.2" || fail "aoso on a sparse bag: 1 and 2 threads give other models"
 
 # method xgboost reads a sparse set as CSR (no dense copy); XGBoost takes an
 # absent entry as missing, a dense 0 as a value, which on 0/1 features

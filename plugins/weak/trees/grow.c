@@ -106,7 +106,7 @@ struct grow {
     uint8_t *clo;
     uint16_t *cnb;
     size_t full_len;        /* hoff's layout's length (the direct sums')    */
-    double *sfull;          /* MAXBINS x hw: scan_stored's bins of a feature */
+    double *sfull;          /* 2 x MAXBINS x hw: scan_range's bins of a feature */
     double *shalf;          /* slot_len: build_halves' second half, clean   */
     /* subtraction: per slot, then the scratch, the features its stored
      * entries touch (d each) and their number; fstamp: a feature's last
@@ -249,7 +249,7 @@ struct grow *grow_new(const struct bl_train *tr, size_t max_pairs, size_t max_le
         g->full_len = g->slot_len;
         stored_offsets(g);
         g->shist = xmalloc(g->full_len * sizeof *g->shist);
-        g->sfull = xmalloc(MAXBINS * g->hw * sizeof *g->sfull);
+        g->sfull = xmalloc(2 * MAXBINS * g->hw * sizeof *g->sfull); /* 2 threads' */
         g->shalf = xmalloc(g->slot_len * sizeof *g->shalf);
         memset(g->shalf, 0, g->slot_len * sizeof *g->shalf);
         g->side = xmalloc(m);
@@ -823,66 +823,99 @@ static struct fbest scan_two(const struct grow *g, size_t f, const double *h0, c
                             : (struct fbest){-HUGE_VAL, 0, 0};
 }
 
-/* The best split of node nd (n rows, totals T) over the features touched
- * in its stored-entry histograms h: each feature's bins copied with its
- * zero bin filled in (T minus the stored sums; counts exact), scanned.
- * The first feature in feature order wins ties, as pick_best. */
-static void scan_stored(struct grow *g, struct gnode *nd, double *h, size_t s, const double *T)
+/* The best split (gain, feat, thr, mr into b) among the features at
+ * positions t0 .. t1 of the node's list (all: features t0 .. t1 - 1), of
+ * stored-entry histograms h, n rows, totals T (tT = term(T[0], T[1]) with
+ * one pair); scratch of thread tid.  Features in list order, the lowest
+ * feature winning a tie, as pick_best. */
+static void scan_range(struct grow *g, struct gnode *b, const double *h, size_t s,
+                       const double *T, double tT, size_t n, int all, size_t t0, size_t t1,
+                       size_t tid)
 {
-    size_t *nt, w = g->hw, n = nd->hi - nd->lo;
+    size_t *nt, w = g->hw;
     const uint32_t *tl = touched(g, h, &nt);
-    double *buf = g->hist, tT = s == 2 ? term(T[0], T[1]) : 0.0;
-    nd->gain = -HUGE_VAL;
-    nd->feat = -1;
-    /* many features touched: all of them in order, sequential reads (the
-     * others have nothing stored) */
-    int all = *nt > g->d / 8;
-    size_t nf = all ? g->d : *nt;
-    for (size_t t = 0; t < nf; t++) {
+    double *buf = g->hist + tid * g->hstride, *Ls = g->lsum + tid * (g->s_max + 1);
+    b->gain = -HUGE_VAL;
+    b->feat = -1;
+    for (size_t t = t0; t < t1; t++) {
         size_t f = all ? t : tl[t], nb = g->tr->Q.nbins[f], cb = g->cnb[f];
         const double *hc = h + g->coff[f];
         double c = (double)n;
-        for (size_t b = 0; b < cb; b++)
-            c -= hc[w * b + s];
+        for (size_t q = 0; q < cb; q++)
+            c -= hc[w * q + s];
         if (nb < 2 || c == (double)n)
             continue; /* nothing stored in the node: one bin */
         const double *M = msum_of(g, f, s);
+        struct fbest fb;
         if (nb == 2 && s == 2 && !M) { /* binary features: one candidate */
             static const double none[3] = {0.0, 0.0, 0.0};
             const double *b0 = g->clo[f] == 0 ? hc : none;
             const double *b1 = g->clo[f] == 1 ? hc : cb == 2 ? hc + w : none;
-            struct fbest fb = scan_two(g, f, b0, b1, n, T, tT, c);
-            if (fb.gain > nd->gain || (fb.gain == nd->gain && (int32_t)f < nd->feat)) {
-                nd->gain = fb.gain;
-                nd->feat = (int32_t)f;
-                nd->thr = fb.thr;
-                nd->mr = 0;
+            fb = scan_two(g, f, b0, b1, n, T, tT, c);
+        } else {
+            /* all bins, those no entry falls in 0 (as in a full layout) */
+            double *hf = g->sfull + tid * MAXBINS * w;
+            memset(hf, 0, w * nb * sizeof *hf);
+            memcpy(hf + w * g->clo[f], hc, w * cb * sizeof *hf);
+            memcpy(buf, hf, w * nb * sizeof *buf);
+            if (c > 0.0) {
+                double *z = buf + w * g->SQ->zbin[f];
+                for (size_t q = 0; q < s; q++) {
+                    double rest = T[q];
+                    for (size_t r = 0; r < nb; r++)
+                        rest -= hf[w * r + q];
+                    z[q] += rest;
+                }
+                z[s] += c;
             }
-            continue;
+            fb = scan_bins(g, f, buf, w, n, s, T, Ls, M);
         }
-        /* all bins, those no entry falls in 0 (as in a full layout) */
-        double *hf = g->sfull;
-        memset(hf, 0, w * nb * sizeof *hf);
-        memcpy(hf + w * g->clo[f], hc, w * cb * sizeof *hf);
-        memcpy(buf, hf, w * nb * sizeof *buf);
-        if (c > 0.0) {
-            double *z = buf + w * g->SQ->zbin[f];
-            for (size_t q = 0; q < s; q++) {
-                double rest = T[q];
-                for (size_t b = 0; b < nb; b++)
-                    rest -= hf[w * b + q];
-                z[q] += rest;
-            }
-            z[s] += c;
-        }
-        struct fbest fb = scan_bins(g, f, buf, w, n, s, T, g->lsum, M);
-        if (fb.gain > nd->gain || (fb.gain == nd->gain && (int32_t)f < nd->feat)) {
-            nd->gain = fb.gain;
-            nd->feat = (int32_t)f;
-            nd->thr = fb.thr;
-            nd->mr = fb.mr;
+        if (fb.gain > b->gain || (fb.gain == b->gain && (int32_t)f < b->feat)) {
+            b->gain = fb.gain;
+            b->feat = (int32_t)f;
+            b->thr = fb.thr;
+            b->mr = fb.mr;
         }
     }
+}
+
+/* The best split of node nd (n rows, totals T) over the features touched
+ * in its stored-entry histograms h: each feature's bins with its zero bin
+ * filled in (T minus the stored sums; counts exact), scanned.  A node that
+ * touches many features scans all of them in order (sequential reads), in
+ * two halves on two threads when there are: the first half's best unless
+ * the second's is strictly better, as one pass would choose. */
+static void scan_stored(struct grow *g, struct gnode *nd, double *h, size_t s, const double *T)
+{
+    size_t *nt, n = nd->hi - nd->lo;
+    touched(g, h, &nt);
+    double tT = s == 2 ? term(T[0], T[1]) : 0.0;
+    int all = *nt > g->d / 8;
+    size_t nf = all ? g->d : *nt;
+    struct gnode b[2];
+    if (!all || g->nthreads < 2 || nf < 4096) {
+        scan_range(g, b, h, s, T, tT, n, all, 0, nf, 0);
+    } else {
+#ifdef _OPENMP
+#pragma omp parallel sections num_threads(2)
+#endif
+        {
+#ifdef _OPENMP
+#pragma omp section
+#endif
+            scan_range(g, &b[0], h, s, T, tT, n, 1, 0, nf / 2, 0);
+#ifdef _OPENMP
+#pragma omp section
+#endif
+            scan_range(g, &b[1], h, s, T, tT, n, 1, nf / 2, nf, 1);
+        }
+        if (b[1].gain > b[0].gain)
+            b[0] = b[1];
+    }
+    nd->gain = b[0].gain;
+    nd->feat = b[0].feat;
+    nd->thr = b[0].thr;
+    nd->mr = b[0].mr;
 }
 
 static inline size_t thread_id(void)
