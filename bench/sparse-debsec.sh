@@ -10,8 +10,10 @@
 # boostlab: aoso-logitboost (one vector tree of 20 leaves an iteration, ν 0.1)
 # for as many trees, a round's time counting its test-set scoring too.
 # Prints a markdown table: s per tree (median iteration or round / its
-# trees), peak RSS of each process (GNU time; Python included for XGBoost),
-# test error after the same number of trees, and the machine's load; issue
+# trees; for boostlab also its weak learner's share, t_weak, without the
+# loss update and the scoring of both sets), peak RSS of each process (GNU
+# time; Python included for XGBoost), test error after the same number of
+# trees, and the machine's load; issue
 # 37's bars: AOSO per tree <= 2x XGBoost's, peak RSS <= XGBoost's, test
 # error <= XGBoost's, at 2 threads each (the issue's setting).
 #   bench/sparse-debsec.sh [--rounds N] [--threads N] [--out DIR] [--quick]
@@ -83,9 +85,9 @@ awk -F, -v recipe="$RECIPE" -v th="$THREADS" -v load="$load0 / $load1" \
   FILENAME ~ /xgb.out$/ { split($0, kv, "="); X[kv[1]] = kv[2]; next }
   FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
   { bn++; s = $c["t_weak"] + $c["t_coef"] + $c["t_book"]; nt = $c["trees"] - ntr; ntr = $c["trees"]
-    bt[bn] = nt > 0 ? s / nt : s; berr = $c["test_err"] }
+    bt[bn] = nt > 0 ? s / nt : s; bw[bn] = nt > 0 ? $c["t_weak"] / nt : $c["t_weak"]; berr = $c["test_err"] }
   END {
-    split(xtime, xt, " "); split(btime, blt, " "); bmed = med(bt, bn)
+    split(xtime, xt, " "); split(btime, blt, " "); bmed = med(bt, bn); wmed = med(bw, bn)
     printf "\n### debsec (%d threads%s; load average %s before / after)\n\n", th, wait, load
     if (!("rounds" in X)) { # --quick: boostlab alone
       printf "| | boostlab %s |\n|---|---|\n", recipe
@@ -98,6 +100,7 @@ awk -F, -v recipe="$RECIPE" -v th="$THREADS" -v load="$load0 / $load1" \
     printf "| | boostlab %s | XGBoost %s hist | boostlab / XGBoost | bar |\n|---|---|---|---|---|\n", recipe, X["xgboost"]
     printf "| trees | %d (%d iterations) | %d (%d rounds) | | |\n", ntr, bn, xtrees, X["rounds"]
     printf "| **s per tree** | %.5f | %.5f | **%.2f** | <= 2: %s |\n", bmed, X["s_per_tree"], bmed / X["s_per_tree"], bar(bmed <= 2 * X["s_per_tree"])
+    printf "| s per tree, boostlab'"'"'s weak learner alone (t_weak) | %.5f | | %.2f | |\n", wmed, wmed / X["s_per_tree"]
     printf "| **peak RSS, MB** | %.0f | %.0f (Python included) | **%.2f** | <= 1: %s |\n", blt[1] / 1024, xt[1] / 1024, blt[1] / xt[1], bar(blt[1] <= xt[1])
     printf "| **test error %% after the last tree** | %.2f | %.2f | | <=: %s |\n", 100 * berr, 100 * X["test_err"], bar(berr <= X["test_err"] + 1e-9)
     printf "| process wall time, s | %.2f | %.2f | %.2f | |\n", blt[2], xt[2], blt[2] / xt[2]
