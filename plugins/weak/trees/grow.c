@@ -705,6 +705,21 @@ static void clear_stored(struct grow *g, double *h)
     *nt = 0;
 }
 
+/* One stored entry of a row with statistics sj (s values) into its bin hb:
+ * the sums, then the count. */
+static inline void add_entry(double *restrict hb, const double *restrict sj, size_t s)
+{
+    if (s == 2) { /* one pair: the common case, unrolled */
+        hb[0] += sj[0];
+        hb[1] += sj[1];
+        hb[2] += 1.0;
+        return;
+    }
+    for (size_t q = 0; q < s; q++)
+        hb[q] += sj[q];
+    hb[s] += 1.0;
+}
+
 /* The stored entries of rows idx[j0 .. j1) (seq: j itself), statistics
  * g->st, added into h; no touched list. */
 static void add_entries(const struct grow *g, const uint32_t *idx, size_t j0, size_t j1, int seq,
@@ -716,16 +731,7 @@ static void add_entries(const struct grow *g, const uint32_t *idx, size_t j0, si
         size_t i = seq ? j : idx[j];
         const double *sj = g->st + s * j;
         for (size_t e = rptr[i]; e < rptr[i + 1]; e++) {
-            double *hb = h + ebin[e];
-            if (s == 2) { /* one pair: the common case, unrolled */
-                hb[0] += sj[0];
-                hb[1] += sj[1];
-                hb[2] += 1.0;
-                continue;
-            }
-            for (size_t q = 0; q < s; q++)
-                hb[q] += sj[q];
-            hb[s] += 1.0;
+            add_entry(h + ebin[e], sj, s);
         }
     }
 }
@@ -787,16 +793,7 @@ static void build_stored(struct grow *g, const uint32_t *idx, size_t n, int seq,
                 g->fstamp[rcol[e]] = stamp;
                 tl[(*nt)++] = rcol[e];
             }
-            double *hb = h + ebin[e];
-            if (s == 2) { /* one pair: the common case, unrolled */
-                hb[0] += sj[0];
-                hb[1] += sj[1];
-                hb[2] += 1.0;
-                continue;
-            }
-            for (size_t q = 0; q < s; q++)
-                hb[q] += sj[q];
-            hb[s] += 1.0;
+            add_entry(h + ebin[e], sj, s);
         }
     }
 }
