@@ -16,20 +16,45 @@
 #include "../util/clock.h"
 #include "../util/fsutil.h"
 
-/* A DMatrix of ds with its labels.  ds->x is feature-major; the array
- * interface's strides let XGBoost read it by rows as it is, NaN missing. */
+/* The array interface of n values of type t (e.g. "u8") at p. */
+static void vec_ai(char *buf, size_t cap, const void *p, size_t n, char order, const char *t)
+{
+    snprintf(buf, cap,
+             "{\"data\":[%" PRIuPTR ",true],\"shape\":[%zu],\"typestr\":\"%c%s\","
+             "\"version\":3}",
+             (uintptr_t)p, n, order, t);
+}
+
+/* A DMatrix of ds with its labels.  Dense: ds->x is feature-major; the
+ * array interface's strides let XGBoost read it by rows as it is, NaN
+ * missing.  Sparse: its CSR arrays as they are, so XGBoost costs what the
+ * stored entries cost; XGBoost reads an entry not stored as missing (as
+ * its own LIBSVM reader and scipy's CSR input do), not as the 0 a dense
+ * copy would hold, so trees on features with values on both sides of 0 can
+ * differ from the dense set's (docs/reference/ini.md). */
 static int dmatrix(const bl_dataset *ds, int threads, DMatrixHandle *out, bl_error *err)
 {
     const uint16_t one = 1;
     char order = *(const unsigned char *)&one ? '<' : '>';
     char ai[256], conf[64];
-    snprintf(ai, sizeof ai,
-             "{\"data\":[%" PRIuPTR ",true],\"shape\":[%zu,%zu],\"strides\":[%zu,%zu],"
-             "\"typestr\":\"%cf4\",\"version\":3}",
-             (uintptr_t)ds->x, ds->m, ds->d, sizeof(float), ds->m * sizeof(float), order);
     snprintf(conf, sizeof conf, "{\"missing\":NaN,\"nthread\":%d}", threads);
-    if (XGDMatrixCreateFromDense(ai, conf, out) != 0)
-        return bl_xgb_error(err, "XGBoost, reading the data");
+    if (ds->sp) {
+        char ip[160], ix[160], t[8];
+        const bl_spmat *S = ds->sp;
+        snprintf(t, sizeof t, "u%zu", sizeof *S->rptr);
+        vec_ai(ip, sizeof ip, S->rptr, ds->m + 1, order, t);
+        vec_ai(ix, sizeof ix, S->rcol, S->nnz, order, "u4");
+        vec_ai(ai, sizeof ai, S->rval, S->nnz, order, "f4");
+        if (XGDMatrixCreateFromCSR(ip, ix, ai, (bst_ulong)ds->d, conf, out) != 0)
+            return bl_xgb_error(err, "XGBoost, reading the sparse data");
+    } else {
+        snprintf(ai, sizeof ai,
+                 "{\"data\":[%" PRIuPTR ",true],\"shape\":[%zu,%zu],\"strides\":[%zu,%zu],"
+                 "\"typestr\":\"%cf4\",\"version\":3}",
+                 (uintptr_t)ds->x, ds->m, ds->d, sizeof(float), ds->m * sizeof(float), order);
+        if (XGDMatrixCreateFromDense(ai, conf, out) != 0)
+            return bl_xgb_error(err, "XGBoost, reading the data");
+    }
     float *y = bl_xmalloc((ds->m ? ds->m : 1) * sizeof *y);
     for (size_t i = 0; i < ds->m; i++)
         y[i] = (float)ds->y[i];

@@ -1478,6 +1478,13 @@ void bl_data_write(const bl_data_spec *d, FILE *f)
     if (d->label) fprintf(f, "label = %s\n", d->label);
     if (d->drop) fprintf(f, "drop = %s\n", d->drop);
     if (d->features) fprintf(f, "features = %zu\n", d->features);
+    /* part of the data's identity when chosen, since results can depend on
+     * it: the sparse trees' zero bins by subtraction add in another order
+     * (ties between splits can go the other way), and method xgboost reads
+     * a sparse set's absent entries as missing, a dense set's zeros as
+     * values; auto's choice follows from the files */
+    if (d->storage)
+        fprintf(f, "storage = %s\n", d->storage == BL_STORAGE_SPARSE ? "sparse" : "dense");
     if (d->split.kind == BL_SPLIT_FIRST) fprintf(f, "first = %zu\n", d->split.first);
     if (d->split.kind == BL_SPLIT_PER_CLASS) fprintf(f, "per_class = %zu\n", d->split.per_class);
     if (d->split.kind == BL_SPLIT_RATIO || d->split.kind == BL_SPLIT_PER_CLASS)
@@ -1508,10 +1515,6 @@ void bl_experiment_write(const bl_experiment *ex, FILE *f)
         /* how many runs, not what each run sees: kept out of the hash */
         if (ex->data[j].repeats)
             fprintf(f, "repeats = %d\n", ex->data[j].repeats);
-        /* how the data is held, not what it is (results are the same) */
-        if (ex->data[j].storage)
-            fprintf(f, "storage = %s\n", ex->data[j].storage == BL_STORAGE_SPARSE ? "sparse"
-                                                                                : "dense");
         fputc('\n', f);
     }
     for (size_t j = 0; j < ex->nalgo; j++) {

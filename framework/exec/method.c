@@ -215,7 +215,7 @@ int bl_method_run(const bl_method_cfg *cfg, const bl_method_io *io, bl_error *er
     if (io->keep && !m->model)
         return bl_errf(err, "%s is method %s, whose models are not saved", cfg->algo->name,
                        m->name);
-    if (m->run == run_boost)
+    if (m->run == run_boost || m->run == run_xgboost) /* take sparse sets as they are */
         return m->run(cfg, io, err);
     char who[300];
     snprintf(who, sizeof who, "%s (method %s)", cfg->algo->name, m->name);

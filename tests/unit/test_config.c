@@ -241,6 +241,28 @@ Test(config, resolved_grid_reads_back_identically)
     bl_experiment_free(&back);
 }
 
+/* storage, when chosen, is part of the data's hash (results can depend on
+ * it); auto is the same data as no key; repeats is not. */
+Test(config, storage_in_data_hash)
+{
+    static const char *keys[] = {"", "storage = auto\nrepeats = 3\n", "storage = sparse\n",
+                                 "storage = dense\n"};
+    uint64_t h[4];
+    for (int t = 0; t < 4; t++) {
+        bl_experiment ex;
+        bl_error err;
+        char text[200];
+        snprintf(text, sizeof text, VALID_DATA "%s" VALID_ALGO, keys[t]);
+        cr_assert_eq(bl_experiment_load(write_ini(text), &reg, &ex, &err), 0, "%s", err.msg);
+        h[t] = bl_data_hash(&ex.data[0]);
+        bl_experiment_free(&ex);
+    }
+    cr_assert_eq(h[0], h[1]);
+    cr_assert_neq(h[0], h[2]);
+    cr_assert_neq(h[0], h[3]);
+    cr_assert_neq(h[2], h[3]);
+}
+
 Test(config, sweep_empty) { refused(VALID_DATA "[algorithm a]\nrecipe = mcboost-exp\nnu = {}\n", 5, "empty sweep"); }
 Test(config, sweep_unclosed) { refused(VALID_DATA "[algorithm a]\nrecipe = mcboost-exp\nnu = {1, 2\n", 5, "missing '}'"); }
 Test(config, sweep_empty_item) { refused(VALID_DATA "[algorithm a]\nrecipe = mcboost-exp\nnu = {1,,2}\n", 5, "empty value"); }

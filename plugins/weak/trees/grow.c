@@ -20,10 +20,13 @@
  * step, so on complete data the trees are the same bits as without this.
  *
  * Sparse training sets (grow.h): a node's histograms of all features lie in
- * one array (feature f's bins at hoff[f]).  With subtraction they hold the
- * sums of the CSR entries of the node's rows only, with the list of the
- * features those touch, and a feature's zero bin is its node's totals
- * minus those sums, filled in as the feature is scanned; without it each
+ * one array.  With subtraction they hold the sums of the CSR entries of the
+ * node's rows only, each feature's at coff[f] and only over the bins its
+ * entries fall in (a binary feature: one), with the list of the features
+ * those touch, and a feature's zero bin is its node's totals minus those
+ * sums, filled in as the feature is scanned; a node with more entries than
+ * bins is built in two halves of its rows (two threads), then added.
+ * Without subtraction (hoff[f], every bin) each
  * feature's column is merged with the node's rows (increasing, as the
  * stable partition keeps them), so every bin, the zero bin too, is added
  * in the order the dense path adds it.
@@ -88,16 +91,27 @@ struct grow {
     size_t nmf;
     unsigned char *fmiss, *rowmiss;
     double *msum;
-    /* sparse training set: hw doubles a bin in hoff's layout (4 for one
-     * pair, as the slots; else s_max + 1), shist one node's histograms when
-     * no slot keeps them, zsub: zero bins by subtraction */
+    /* sparse training set: hw = s_max + 1 doubles a bin (the sums, then
+     * the count), shist one node's histograms when no slot keeps them
+     * (hoff's layout without subtraction, else coff's), zsub: zero bins by
+     * subtraction */
     const struct bl_sparse *S;
     const struct bl_squantized *SQ;
     size_t hw;
     double *shist;
     int zsub;
     unsigned char *side;    /* m: partition's marks (mark_sides), else 0    */
-    size_t *ebin;           /* nnz: where each CSR entry's bin starts       */
+    uint32_t *ebin;         /* nnz: where each CSR entry's bin starts       */
+    /* stored-entry histograms (zsub) hold, per feature, only the bins its
+     * entries fall in, clo[f] .. clo[f] + cnb[f] - 1, from coff[f] (hw
+     * doubles a bin; slot_len in all): a binary feature's zero bin takes
+     * no room, so a node's histograms are half as large (cache) */
+    size_t *coff;
+    uint8_t *clo;
+    uint16_t *cnb;
+    size_t full_len;        /* hoff's layout's length (the direct sums')    */
+    double *sfull;          /* 2 x MAXBINS x hw: scan_range's bins of a feature */
+    double *shalf;          /* slot_len: build_halves' second half, clean   */
     /* subtraction: per slot, then the scratch, the features its stored
      * entries touch (d each) and their number; fstamp: a feature's last
      * build_stored (stamp) */
@@ -189,6 +203,30 @@ static void hist_offsets(struct grow *g)
     g->slot_len = off;
 }
 
+/* coff, clo, cnb (struct grow) from the columns' stored bins; slot_len:
+ * their total. */
+static void stored_offsets(struct grow *g)
+{
+    const struct bl_sparse *S = g->tr->S;
+    g->coff = xmalloc(g->d * sizeof *g->coff);
+    g->clo = xmalloc(g->d * sizeof *g->clo);
+    g->cnb = xmalloc(g->d * sizeof *g->cnb);
+    size_t off = 0;
+    for (size_t f = 0; f < g->d; f++) {
+        unsigned lo = 255, hi = 0;
+        for (size_t e = S->cptr[f]; e < S->cptr[f + 1]; e++) {
+            unsigned b = g->tr->SQ->cbin[e];
+            lo = b < lo ? b : lo;
+            hi = b > hi ? b : hi;
+        }
+        g->coff[f] = off;
+        g->clo[f] = (uint8_t)(lo <= hi ? lo : 0);
+        g->cnb[f] = (uint16_t)(lo <= hi ? hi - lo + 1 : 0);
+        off += g->hw * g->cnb[f];
+    }
+    g->slot_len = off;
+}
+
 struct grow *grow_new(const struct bl_train *tr, size_t max_pairs, size_t max_leaves,
                       int nthreads, int exact)
 {
@@ -238,20 +276,30 @@ struct grow *grow_new(const struct bl_train *tr, size_t max_pairs, size_t max_le
     if (tr->S) {
         g->S = tr->S;
         g->SQ = tr->SQ;
-        g->hw = g->s_max == 2 ? 4 : g->s_max + 1;
+        g->hw = g->s_max + 1;
         hist_offsets(g);
-        g->shist = xmalloc(g->slot_len * sizeof *g->shist);
+        g->full_len = g->slot_len;
+        stored_offsets(g);
+        g->shist = xmalloc(g->full_len * sizeof *g->shist);
+        g->sfull = xmalloc(2 * MAXBINS * g->hw * sizeof *g->sfull); /* 2 threads' */
+        g->shalf = xmalloc(g->slot_len * sizeof *g->shalf);
+        memset(g->shalf, 0, g->slot_len * sizeof *g->shalf);
         g->side = xmalloc(m);
         memset(g->side, 0, m);
-        memset(g->shist, 0, g->slot_len * sizeof *g->shist);
+        memset(g->shist, 0, g->full_len * sizeof *g->shist);
         g->fstamp = xmalloc(d * sizeof *g->fstamp);
         memset(g->fstamp, 0, d * sizeof *g->fstamp);
         g->touch = xmalloc(d * sizeof *g->touch); /* the scratch's; slots_init adds */
         g->ntouch = xmalloc(sizeof *g->ntouch);
         g->ntouch[0] = 0;
+        if (g->slot_len > UINT32_MAX) {
+            fputs("trees: a node's histograms of this sparse set exceed 2^32 values\n", stderr);
+            abort();
+        }
         g->ebin = xmalloc(tr->S->nnz * sizeof *g->ebin);
         for (size_t e = 0; e < tr->S->nnz; e++)
-            g->ebin[e] = g->hoff[tr->S->rcol[e]] + g->hw * tr->SQ->rbin[e];
+            g->ebin[e] = (uint32_t)(g->coff[tr->S->rcol[e]] +
+                                    g->hw * (size_t)(tr->SQ->rbin[e] - g->clo[tr->S->rcol[e]]));
         for (size_t i = 0; i < m; i++)
             for (size_t e = tr->S->rptr[i]; e < tr->S->rptr[i + 1]; e++)
                 if (isnan(tr->S->rval[e]))
@@ -282,6 +330,10 @@ void grow_free(struct grow *g)
     free(g->key);
     free(g->slot);
     free(g->hoff);
+    free(g->coff);
+    free(g->clo);
+    free(g->cnb);
+    free(g->sfull);
     free(g->slot_of);
     free(g->freeslot);
     free(g->isopen);
@@ -294,6 +346,7 @@ void grow_free(struct grow *g)
     free(g->fmiss);
     free(g->msum);
     free(g->shist);
+    free(g->shalf);
     free(g->side);
     free(g->ebin);
     free(g->touch);
@@ -711,8 +764,70 @@ static void clear_stored(struct grow *g, double *h)
         memset(h, 0, g->slot_len * sizeof *h);
     else
         for (size_t t = 0; t < *nt; t++)
-            memset(h + g->hoff[tl[t]], 0, w * g->tr->Q.nbins[tl[t]] * sizeof *h);
+            memset(h + g->coff[tl[t]], 0, w * g->cnb[tl[t]] * sizeof *h);
     *nt = 0;
+}
+
+/* One stored entry of a row with statistics sj (s values) into its bin hb:
+ * the sums, then the count. */
+static inline void add_entry(double *restrict hb, const double *restrict sj, size_t s)
+{
+    if (s == 2) { /* one pair: the common case, unrolled */
+        hb[0] += sj[0];
+        hb[1] += sj[1];
+        hb[2] += 1.0;
+        return;
+    }
+    for (size_t q = 0; q < s; q++)
+        hb[q] += sj[q];
+    hb[s] += 1.0;
+}
+
+/* The stored entries of rows idx[j0 .. j1) (seq: j itself), statistics
+ * g->st, added into h; no touched list. */
+static void add_entries(const struct grow *g, const uint32_t *idx, size_t j0, size_t j1, int seq,
+                        size_t s, double *restrict h)
+{
+    const size_t *rptr = g->S->rptr;
+    const uint32_t *ebin = g->ebin;
+    for (size_t j = j0; j < j1; j++) {
+        size_t i = seq ? j : idx[j];
+        const double *sj = g->st + s * j;
+        for (size_t e = rptr[i]; e < rptr[i + 1]; e++) {
+            add_entry(h + ebin[e], sj, s);
+        }
+    }
+}
+
+/* build_stored for a node whose entries outnumber all features' bins: no
+ * touched list (every feature listed), and the rows in two halves, the
+ * second into the clean buffer g->shalf, on two threads when there are,
+ * then added to the first: the same sums on any number of threads. */
+static void build_halves(struct grow *g, const uint32_t *idx, size_t n, int seq, size_t s,
+                         double *h)
+{
+    size_t *nt, half = n / 2;
+    uint32_t *tl = touched(g, h, &nt);
+    double *h2 = g->shalf;
+#ifdef _OPENMP
+#pragma omp parallel sections num_threads(2) if (g->nthreads > 1)
+#endif
+    {
+#ifdef _OPENMP
+#pragma omp section
+#endif
+        add_entries(g, idx, 0, half, seq, s, h);
+#ifdef _OPENMP
+#pragma omp section
+#endif
+        add_entries(g, idx, half, n, seq, s, h2);
+    }
+    for (size_t q = 0; q < g->slot_len; q++)
+        h[q] += h2[q];
+    memset(h2, 0, g->slot_len * sizeof *h2);
+    for (size_t f = 0; f < g->d; f++)
+        tl[f] = (uint32_t)f;
+    *nt = g->d;
 }
 
 /* The stored entries of rows idx (seq: 0 .. n-1), statistics g->st, into
@@ -720,8 +835,13 @@ static void clear_stored(struct grow *g, double *h)
 static void build_stored(struct grow *g, const uint32_t *idx, size_t n, int seq, size_t s,
                          double *h)
 {
-    const size_t *rptr = g->S->rptr, *ebin = g->ebin;
-    const uint32_t *rcol = g->S->rcol;
+    const size_t *rptr = g->S->rptr;
+    const uint32_t *rcol = g->S->rcol, *ebin = g->ebin;
+    /* the rows' entries, estimated from the set's mean */
+    if ((double)n * (double)g->S->nnz >= (double)g->m * (double)(g->slot_len / g->hw)) {
+        build_halves(g, idx, n, seq, s, h);
+        return;
+    }
     size_t *nt;
     uint32_t *tl = touched(g, h, &nt), stamp = ++g->stamp;
     if (stamp == 0) { /* wrapped: no feature may look touched */
@@ -736,62 +856,126 @@ static void build_stored(struct grow *g, const uint32_t *idx, size_t n, int seq,
                 g->fstamp[rcol[e]] = stamp;
                 tl[(*nt)++] = rcol[e];
             }
-            double *hb = h + ebin[e];
-            if (s == 2) { /* one pair: the common case, unrolled */
-                hb[0] += sj[0];
-                hb[1] += sj[1];
-                hb[2] += 1.0;
-                continue;
+            add_entry(h + ebin[e], sj, s);
+        }
+    }
+}
+
+/* scan_stored's copy, zero-bin fill and scan_bins for a feature of two
+ * bins, one pair and no missing values (a binary word feature): its one
+ * candidate, the same operations on the same values; h0, h1: the stored
+ * sums of its bins, tT = term(T[0], T[1]), c: the node's rows without an
+ * entry (> 0 fills the zero bin). */
+static struct fbest scan_two(const struct grow *g, size_t f, const double *h0, const double *h1,
+                             size_t n, const double *T, double tT, double c)
+{
+    double b0[3] = {h0[0], h0[1], h0[2]};
+    if (c > 0.0 && g->SQ->zbin[f] == 0) {
+        b0[0] += T[0] - h0[0] - h1[0];
+        b0[1] += T[1] - h0[1] - h1[1];
+        b0[2] += c;
+    }
+    if (b0[2] == 0.0 || 0.0 + b0[2] >= (double)n)
+        return (struct fbest){-HUGE_VAL, 0, 0};
+    double L0 = 0.0 + b0[0], L1 = 0.0 + b0[1];
+    double gain = 0.5 * ((term(L0, L1) + term(T[0] - L0, T[1] - L1)) - tT);
+    return gain > -HUGE_VAL ? (struct fbest){gain, g->tr->Q.cut[f][0], 0}
+                            : (struct fbest){-HUGE_VAL, 0, 0};
+}
+
+/* The best split (gain, feat, thr, mr into b) among the features at
+ * positions t0 .. t1 of the node's list (all: features t0 .. t1 - 1), of
+ * stored-entry histograms h, n rows, totals T (tT = term(T[0], T[1]) with
+ * one pair); scratch of thread tid.  Features in list order, the lowest
+ * feature winning a tie, as pick_best. */
+static void scan_range(struct grow *g, struct gnode *b, const double *h, size_t s,
+                       const double *T, double tT, size_t n, int all, size_t t0, size_t t1,
+                       size_t tid)
+{
+    size_t *nt, w = g->hw;
+    const uint32_t *tl = touched(g, h, &nt);
+    double *buf = g->hist + tid * g->hstride, *Ls = g->lsum + tid * (g->s_max + 1);
+    b->gain = -HUGE_VAL;
+    b->feat = -1;
+    for (size_t t = t0; t < t1; t++) {
+        size_t f = all ? t : tl[t], nb = g->tr->Q.nbins[f], cb = g->cnb[f];
+        const double *hc = h + g->coff[f];
+        double c = (double)n;
+        for (size_t q = 0; q < cb; q++)
+            c -= hc[w * q + s];
+        if (nb < 2 || c == (double)n)
+            continue; /* nothing stored in the node: one bin */
+        const double *M = msum_of(g, f, s);
+        struct fbest fb;
+        if (nb == 2 && s == 2 && !M) { /* binary features: one candidate */
+            static const double none[3] = {0.0, 0.0, 0.0};
+            const double *b0 = g->clo[f] == 0 ? hc : none;
+            const double *b1 = g->clo[f] == 1 ? hc : cb == 2 ? hc + w : none;
+            fb = scan_two(g, f, b0, b1, n, T, tT, c);
+        } else {
+            /* all bins, those no entry falls in 0 (as in a full layout) */
+            double *hf = g->sfull + tid * MAXBINS * w;
+            memset(hf, 0, w * nb * sizeof *hf);
+            memcpy(hf + w * g->clo[f], hc, w * cb * sizeof *hf);
+            memcpy(buf, hf, w * nb * sizeof *buf);
+            if (c > 0.0) {
+                double *z = buf + w * g->SQ->zbin[f];
+                for (size_t q = 0; q < s; q++) {
+                    double rest = T[q];
+                    for (size_t r = 0; r < nb; r++)
+                        rest -= hf[w * r + q];
+                    z[q] += rest;
+                }
+                z[s] += c;
             }
-            for (size_t q = 0; q < s; q++)
-                hb[q] += sj[q];
-            hb[s] += 1.0;
+            fb = scan_bins(g, f, buf, w, n, s, T, Ls, M);
+        }
+        if (fb.gain > b->gain || (fb.gain == b->gain && (int32_t)f < b->feat)) {
+            b->gain = fb.gain;
+            b->feat = (int32_t)f;
+            b->thr = fb.thr;
+            b->mr = fb.mr;
         }
     }
 }
 
 /* The best split of node nd (n rows, totals T) over the features touched
- * in its stored-entry histograms h: each feature's bins copied with its
- * zero bin filled in (T minus the stored sums; counts exact), scanned.
- * The first feature in feature order wins ties, as pick_best. */
+ * in its stored-entry histograms h: each feature's bins with its zero bin
+ * filled in (T minus the stored sums; counts exact), scanned.  A node that
+ * touches many features scans all of them in order (sequential reads), in
+ * two halves on two threads when there are: the first half's best unless
+ * the second's is strictly better, as one pass would choose. */
 static void scan_stored(struct grow *g, struct gnode *nd, double *h, size_t s, const double *T)
 {
-    size_t *nt, w = g->hw, n = nd->hi - nd->lo;
-    const uint32_t *tl = touched(g, h, &nt);
-    double *buf = g->hist;
-    nd->gain = -HUGE_VAL;
-    nd->feat = -1;
-    /* many features touched: all of them in order, sequential reads (the
-     * others have nothing stored) */
+    size_t *nt, n = nd->hi - nd->lo;
+    touched(g, h, &nt);
+    double tT = s == 2 ? term(T[0], T[1]) : 0.0;
     int all = *nt > g->d / 8;
     size_t nf = all ? g->d : *nt;
-    for (size_t t = 0; t < nf; t++) {
-        size_t f = all ? t : tl[t], nb = g->tr->Q.nbins[f];
-        const double *hf = h + g->hoff[f];
-        double c = (double)n;
-        for (size_t b = 0; b < nb; b++)
-            c -= hf[w * b + s];
-        if (nb < 2 || c == (double)n)
-            continue; /* nothing stored in the node: one bin */
-        memcpy(buf, hf, w * nb * sizeof *buf);
-        if (c > 0.0) {
-            double *z = buf + w * g->SQ->zbin[f];
-            for (size_t q = 0; q < s; q++) {
-                double rest = T[q];
-                for (size_t b = 0; b < nb; b++)
-                    rest -= hf[w * b + q];
-                z[q] += rest;
-            }
-            z[s] += c;
+    struct gnode b[2];
+    if (!all || g->nthreads < 2 || nf < 4096) {
+        scan_range(g, b, h, s, T, tT, n, all, 0, nf, 0);
+    } else {
+#ifdef _OPENMP
+#pragma omp parallel sections num_threads(2)
+#endif
+        {
+#ifdef _OPENMP
+#pragma omp section
+#endif
+            scan_range(g, &b[0], h, s, T, tT, n, 1, 0, nf / 2, 0);
+#ifdef _OPENMP
+#pragma omp section
+#endif
+            scan_range(g, &b[1], h, s, T, tT, n, 1, nf / 2, nf, 1);
         }
-        struct fbest fb = scan_bins(g, f, buf, w, n, s, T, g->lsum, msum_of(g, f, s));
-        if (fb.gain > nd->gain || (fb.gain == nd->gain && (int32_t)f < nd->feat)) {
-            nd->gain = fb.gain;
-            nd->feat = (int32_t)f;
-            nd->thr = fb.thr;
-            nd->mr = fb.mr;
-        }
+        if (b[1].gain > b[0].gain)
+            b[0] = b[1];
     }
+    nd->gain = b[0].gain;
+    nd->feat = b[0].feat;
+    nd->thr = b[0].thr;
+    nd->mr = b[0].mr;
 }
 
 static inline size_t thread_id(void)
@@ -997,8 +1181,8 @@ static void subtract_scan(struct grow *g, const struct grow_stats *gs, uint32_t 
         size_t *ns;
         const uint32_t *tl = touched(g, hs, &ns);
         for (size_t t = 0; t < *ns; t++) {
-            size_t o = g->hoff[tl[t]];
-            for (size_t q = 0; q < 4 * (size_t)Q->nbins[tl[t]]; q++)
+            size_t o = g->coff[tl[t]];
+            for (size_t q = 0; q < g->hw * (size_t)g->cnb[tl[t]]; q++)
                 hv[o + q] -= hs[o + q];
         }
         scan_stored(g, nd, hv, 2, T);

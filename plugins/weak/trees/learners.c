@@ -47,6 +47,11 @@ struct tl {
     int hu_nonneg;       /* this tree's Hu >= 0 everywhere (select_pair)   */
     size_t nfits;        /* BOOSTLAB_PROFILE: fits, for tl_free's report    */
     struct piece { uint32_t q; size_t lo, n; } *piece; /* emit_tree's: m / EMIT_CHUNK + 2 J */
+    /* sparse training sets: the request's G, H and Hu class-major (k x m
+     * each, Hu only for pairs), copied once an iteration (cm_copy), so that
+     * a node's statistics read a few columns of m doubles instead of
+     * streaming every row's k classes */
+    double *cg, *ch, *cu;
 };
 
 /* Row loops below this size stay on one thread: a parallel region costs
@@ -87,6 +92,12 @@ struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthrea
     L->nsum = xcalloc(nodes * 2 * L->k, sizeof *L->nsum);
     L->hassum = xcalloc(nodes, sizeof *L->hassum);
     L->piece = xcalloc(L->m / EMIT_CHUNK + nodes + 1, sizeof *L->piece);
+    if (tr->S && o->kind != TL_DIAG) { /* DIAG reads all k of a row */
+        L->cg = xcalloc(L->m * L->k, sizeof *L->cg);
+        L->ch = xcalloc(L->m * L->k, sizeof *L->ch);
+        if (o->kind == TL_AOSO || o->kind == TL_ABC)
+            L->cu = xcalloc(L->m * L->k, sizeof *L->cu);
+    }
     if (o->kind == TL_AOSO) {
         L->rowent = xcalloc(L->m, sizeof *L->rowent);
         L->moved = xcalloc(2 * L->m, sizeof *L->moved);
@@ -132,12 +143,27 @@ void tl_free(struct tl *L)
     free(L->rowent);
     free(L->moved);
     free(L->piece);
+    free(L->cg);
+    free(L->ch);
+    free(L->cu);
     free(L);
 }
 
 /* a_i, b_i of example i for the pair (r, s), or class r alone when s < 0. */
 static inline void pair_ab(const struct tl *L, size_t i, int r, int s, double *a, double *b)
 {
+    if (L->cg) { /* the same values from the class-major copies */
+        size_t m = L->m;
+        if (s < 0) {
+            *a = L->cg[(size_t)r * m + i];
+            *b = L->ch[(size_t)r * m + i];
+            return;
+        }
+        *a = L->cg[(size_t)r * m + i] - L->cg[(size_t)s * m + i];
+        *b = L->ch[(size_t)r * m + i] + L->ch[(size_t)s * m + i] +
+             2.0 * L->cu[(size_t)r * m + i] * L->cu[(size_t)s * m + i];
+        return;
+    }
     const double *G = L->req->G + i * L->k, *H = L->req->H + i * L->k;
     if (s < 0) {
         *a = G[r];
@@ -225,6 +251,12 @@ static double cross_sum(const struct tl *L, const uint32_t *idx, size_t n, int r
     const double *U = L->req->Hu;
     size_t k = L->k;
     double c = 0.0;
+    if (L->cu) { /* the class-major copy: the same products, in order */
+        const double *ur = L->cu + (size_t)r * L->m, *uq = L->cu + q * L->m;
+        for (size_t j = 0; j < n; j++)
+            c += ur[idx[j]] * uq[idx[j]];
+        return c;
+    }
     for (size_t j = 0; j < n; j++) {
         size_t i = (size_t)idx[j] * k;
         c += U[i + (size_t)r] * U[i + q];
@@ -714,6 +746,27 @@ static double aoso_edge(const struct tl *L, const struct forest *f, const double
     return edge;
 }
 
+/* The class-major copies of the request's G, H (and Hu) (struct tl), 64
+ * rows at a time: a block's rows stay in L1 while every class's column
+ * takes its 64 values. */
+static void cm_copy(struct tl *L)
+{
+    size_t m = L->m, k = L->k;
+    const double *src[3] = {L->req->G, L->req->H, L->cu ? L->req->Hu : NULL};
+    double *dst[3] = {L->cg, L->ch, L->cu};
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(L->nthreads) if (L->nthreads > 1 && m * k >= 65536)
+#endif
+    for (size_t i0 = 0; i0 < m; i0 += 64) {
+        size_t i1 = m - i0 < 64 ? m : i0 + 64;
+        for (int a = 0; a < 3; a++)
+            if (src[a])
+                for (size_t q = 0; q < k; q++)
+                    for (size_t i = i0; i < i1; i++)
+                        dst[a][q * m + i] = src[a][i * k + q];
+    }
+}
+
 int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result *res,
            char *err, size_t errcap)
 {
@@ -732,6 +785,8 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     double *P = grow_profile(L->g), t0 = P ? grow_now() : 0.0;
     L->nfits++;
     L->req = L->o.kind == TL_AOSO && L->o.naive_residuals ? naive_request(L, req) : req;
+    if (L->cg)
+        cm_copy(L);
     struct forest *f = forest_new(k);
     zero_rows(L, res->out);
     switch (L->o.kind) {
