@@ -14,6 +14,8 @@
  * stops when an epoch's projected gradients span at most eps with every
  * example active again, or after `epochs` epochs.  Shared by the weak
  * learners linsvm (margins 1) and svm (HingeBoost.OC's target margins).
+ * The rows are x (dense) unless the problem brings its own dot product and
+ * update (linsvm on a sparse set, where x_i is implicit).
  */
 #ifndef BL_PLUGINS_COMMON_DCD_H
 #define BL_PLUGINS_COMMON_DCD_H
@@ -27,7 +29,9 @@
 
 /* Everything indexed by example: x row-major (m x d floats), y = +-1,
  * margin (NULL: all 1), cost (the box), qd = ||xh_i||^2 = ||x_i||^2 + B^2;
- * bias = B. */
+ * bias = B.  With dot set, x is not read: dot(ctx, w, i) = w' xh_i and
+ * add(ctx, w, i, s) does w += s xh_i (a representation of w of the
+ * caller's, in w's d + 1 doubles and ctx). */
 struct dcd_problem {
     size_t d;
     double bias;
@@ -37,7 +41,33 @@ struct dcd_problem {
     double eps;
     long epochs;
     int shrinking;
+    double (*dot)(void *ctx, const double *w, size_t i);
+    void (*add)(void *ctx, double *w, size_t i, double step);
+    void *ctx;
 };
+
+static inline double dcd_dot(const struct dcd_problem *P, const double *w, size_t i)
+{
+    if (P->dot)
+        return P->dot(P->ctx, w, i);
+    const float *xi = P->x + i * P->d;
+    double dot = w[P->d] * P->bias;
+    for (size_t f = 0; f < P->d; f++)
+        dot += w[f] * (double)xi[f];
+    return dot;
+}
+
+static inline void dcd_add(const struct dcd_problem *P, double *w, size_t i, double step)
+{
+    if (P->add) {
+        P->add(P->ctx, w, i, step);
+        return;
+    }
+    const float *xi = P->x + i * P->d;
+    for (size_t f = 0; f < P->d; f++)
+        w[f] += step * (double)xi[f];
+    w[P->d] += step * P->bias;
+}
 
 /* Solve over the l examples idx[0..l) (idx is permuted); alpha (by example)
  * and w (d + 1) are written.  Returns the epochs run; *gap is the last
@@ -63,11 +93,8 @@ static inline long dcd_solve(const struct dcd_problem *P, size_t *idx, size_t l,
         }
         for (size_t s = 0; s < active; s++) {
             size_t i = idx[s];
-            const float *xi = P->x + i * d;
             double yi = (double)P->y[i];
-            double dot = w[d] * P->bias;
-            for (size_t f = 0; f < d; f++)
-                dot += w[f] * (double)xi[f];
+            double dot = dcd_dot(P, w, i);
             double G = yi * dot - (P->margin ? P->margin[i] : 1.0);
             double C = P->cost[i], a = alpha[i], PG = 0.0;
             if (a == 0.0) {
@@ -99,10 +126,7 @@ static inline long dcd_solve(const struct dcd_problem *P, size_t *idx, size_t l,
                 double an = a - G / P->qd[i];
                 an = an < 0.0 ? 0.0 : an > C ? C : an;
                 alpha[i] = an;
-                double step = (an - a) * yi;
-                for (size_t f = 0; f < d; f++)
-                    w[f] += step * (double)xi[f];
-                w[d] += step * P->bias;
+                dcd_add(P, w, i, (an - a) * yi);
             }
         }
         it++;

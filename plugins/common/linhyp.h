@@ -13,11 +13,21 @@
  * e.g. +-inf standardised values of opposite signs) gives -1.  Only terms
  * with v_j != 0 are kept, in increasing feature order.
  *
- * Scores are computed by one function, lin_scores(), for both the
- * training outputs of fit and predict: each example's sum is accumulated in
- * the same order (b, then the terms in order) whatever the thread count
- * (threads split the examples into fixed blocks), so fit's outputs, the
- * edge it reports and predict agree bit for bit, with 1 or n threads.
+ * Scores are computed with implicit centering, so that a sparse set costs
+ * its stored entries: with a_j = v_j / sd_j and k_j = a_j mu_j,
+ *
+ *     z(x) = (b - sum_j k_j) + sum_{j: x_{f_j} != 0} (NaN ? k_j : a_j x_{f_j}),
+ *
+ * the constant summed in term order, then each example's non-zero terms
+ * added in term order.  The dense form (lin_scores) and the sparse one
+ * (lin_scores_sparse, over the columns of the CSC) run that same sequence
+ * of roundings, so predict and predict_sparse agree bit for bit, and so do
+ * fit's outputs, the edge it reports and predict, with 1 or n threads
+ * (threads split the examples into fixed blocks).  Against the direct
+ * b + sum_j v_j (x - mu_j) / sd_j this form loses about
+ * eps * sum_j |k_j| / |z| of relative precision: nothing on sparse data
+ * (small mu), and it only matters for a sign on examples within that of
+ * the hyperplane.
  *
  * Text (one line, what save writes and load reads):
  *     b=<b> terms=<n> <f>:<v>:<mu>:<sd> <f>:<v>:<mu>:<sd> ...   (n terms)
@@ -110,13 +120,58 @@ static inline void lin_standardise(const struct bl_matrix *X, double *mu, double
     }
 }
 
-/* z[i] = b + sum_j v_j xs_{f_j}(x_i) for the m examples of X.  Not inlined:
+/* lin_standardise from a sparse set's columns: the entries not stored are
+ * that many zeros, so the sums skip them (they are summed in another order
+ * than the dense rows, so mu and sd may differ in their last bits). */
+static inline void lin_standardise_sparse(const struct bl_sparse *X, double *mu, double *sd)
+{
+    for (size_t f = 0; f < X->d; f++) {
+        size_t e0 = X->cptr[f], e1 = X->cptr[f + 1], cnt = X->m, stored = 0;
+        double s = 0.0;
+        for (size_t e = e0; e < e1; e++)
+            if (isnan(X->cval[e]))
+                cnt--;
+            else
+                s += X->cval[e], stored++;
+        double mean = cnt ? s / (double)cnt : 0.0, q = (double)(cnt - stored) * mean * mean;
+        for (size_t e = e0; e < e1; e++)
+            if (!isnan(X->cval[e]))
+                q += ((double)X->cval[e] - mean) * ((double)X->cval[e] - mean);
+        double dev = cnt ? sqrt(q / (double)cnt) : 0.0;
+        mu[f] = isfinite(mean) ? mean : 0.0;
+        sd[f] = isfinite(dev) && dev > 0.0 ? dev : 1.0;
+    }
+}
+
+/* The per-term factor a_j = v_j / sd_j and centering constant k_j = a_j mu_j. */
+static inline double lin_a(const struct lin_hyp *h, size_t j)
+{
+    return h->v[j] / h->sd[j];
+}
+
+/* b - sum_j k_j in term order: every example's score starts from it. */
+static inline double lin_const(const struct lin_hyp *h)
+{
+    double c = h->b;
+    for (size_t j = 0; j < h->n; j++)
+        c -= lin_a(h, j) * h->mu[j];
+    return c;
+}
+
+/* What a non-zero raw value of term j adds to the constant. */
+static inline double lin_term(double a, double k, float x)
+{
+    return isnan(x) ? k : a * (double)x;
+}
+
+/* z[i] = z(x_i) for the m examples of X (see the top).  Not inlined:
  * fit and predict must run the very same code (one rounding). */
 static __attribute__((noinline, unused)) void lin_scores(const struct lin_hyp *h,
                                                          const struct bl_matrix *X, double *z,
                                                          int nthreads)
 {
     size_t m = X->m;
+    double c0 = lin_const(h);
     long nb = (long)((m + LIN_BLOCK - 1) / LIN_BLOCK);
     int nt = nthreads > 1 ? nthreads : 1;
     int par = nt > 1 && nb > 1 && m * (h->n + 1) >= 65536;
@@ -125,14 +180,45 @@ static __attribute__((noinline, unused)) void lin_scores(const struct lin_hyp *h
     for (long blk = 0; blk < nb; blk++) {
         size_t i0 = (size_t)blk * LIN_BLOCK, i1 = i0 + LIN_BLOCK < m ? i0 + LIN_BLOCK : m;
         for (size_t i = i0; i < i1; i++)
-            z[i] = h->b;
+            z[i] = c0;
         for (size_t j = 0; j < h->n; j++) {
             const float *x = X->x + h->f[j] * m;
-            double v = h->v[j], mu = h->mu[j], sd = h->sd[j];
+            double a = lin_a(h, j), k = a * h->mu[j];
             for (size_t i = i0; i < i1; i++)
-                z[i] += v * lin_std1(x[i], mu, sd);
+                if (x[i] != 0.0f)
+                    z[i] += lin_term(a, k, x[i]);
         }
     }
+}
+
+/* The same scores from a sparse set's columns: per example the same
+ * additions in the same order as lin_scores, at the cost of the stored
+ * entries of the hypothesis' features.  A term whose feature the set does
+ * not have (d smaller than the model's) is 0 there.  Serial: examples'
+ * sums would race across columns. */
+static __attribute__((noinline, unused)) void lin_scores_sparse(const struct lin_hyp *h,
+                                                                const struct bl_sparse *X,
+                                                                double *z)
+{
+    double c0 = lin_const(h);
+    for (size_t i = 0; i < X->m; i++)
+        z[i] = c0;
+    for (size_t j = 0; j < h->n && h->f[j] < X->d; j++) {
+        double a = lin_a(h, j), k = a * h->mu[j];
+        for (size_t e = X->cptr[h->f[j]]; e < X->cptr[h->f[j] + 1]; e++)
+            if (X->cval[e] != 0.0f)
+                z[X->crow[e]] += lin_term(a, k, X->cval[e]);
+    }
+}
+
+/* The training set's scores, sparse or dense. */
+static inline void lin_train_scores(const struct lin_hyp *h, const struct bl_train *tr, double *z,
+                                    int nthreads)
+{
+    if (tr->S)
+        lin_scores_sparse(h, tr->S, z);
+    else
+        lin_scores(h, &tr->X, z, nthreads);
 }
 
 static inline double lin_sign(double z)
@@ -161,22 +247,22 @@ static inline void lin_negate(struct lin_hyp *h)
  * is recomputed), and if neither sign reaches 0 (only with examples on the
  * hyperplane) use the constant hypothesis sign(sum u) (v = 0, b = +-1),
  * whose edge is |sum u|.  Writes the +-1 outputs to out (m, may be NULL)
- * and the edge; z is m of scratch. */
-static inline void lin_finish(struct lin_hyp *h, const struct bl_matrix *X, const double *u,
+ * and the edge; z is m of scratch.  tr may be sparse. */
+static inline void lin_finish(struct lin_hyp *h, const struct bl_train *tr, const double *u,
                               int nthreads, double *z, double *out, double *edge)
 {
-    size_t m = X->m;
-    lin_scores(h, X, z, nthreads);
+    size_t m = tr->m;
+    lin_train_scores(h, tr, z, nthreads);
     double e = lin_edge(u, z, m);
     if (e < 0.0) {
         lin_negate(h);
-        lin_scores(h, X, z, nthreads);
+        lin_train_scores(h, tr, z, nthreads);
         double e2 = lin_edge(u, z, m);
         if (e2 >= e) {
             e = e2;
         } else {
             lin_negate(h);
-            lin_scores(h, X, z, nthreads);
+            lin_train_scores(h, tr, z, nthreads);
         }
     }
     if (e < 0.0) {
@@ -185,7 +271,7 @@ static inline void lin_finish(struct lin_hyp *h, const struct bl_matrix *X, cons
             s += u[i];
         h->n = 0;
         h->b = s < 0.0 ? -1.0 : 1.0;
-        lin_scores(h, X, z, nthreads);
+        lin_train_scores(h, tr, z, nthreads);
         e = lin_edge(u, z, m);
     }
     if (out)
@@ -222,6 +308,13 @@ static inline void lin_predict(const void *hyp, const struct bl_matrix *X, doubl
 {
     const struct lin_hyp *h = hyp;
     lin_scores(h, X, out, 1);
+    for (size_t i = 0; i < X->m; i++)
+        out[i] = lin_sign(out[i]);
+}
+
+static inline void lin_predict_sparse(const void *hyp, const struct bl_sparse *X, double *out)
+{
+    lin_scores_sparse(hyp, X, out);
     for (size_t i = 0; i < X->m; i++)
         out[i] = lin_sign(out[i]);
 }

@@ -438,7 +438,7 @@ static int per_fit(void *self, const struct bl_fit_request *req, struct bl_fit_r
     }
     if (S->bestedge < 0.0)
         lin_negate(h);
-    lin_finish(h, &S->tr->X, u, S->nthreads, S->z, res->out, &res->edge);
+    lin_finish(h, S->tr, u, S->nthreads, S->z, res->out, &res->edge);
     if (S->host && S->host->log)
         S->host->log(2, NAME, "stump edge %.6g (as a hyperplane %.6g), perceptron edge %.6g, "
                      "%zu of %zu features", stump_edge, fabs(start_edge), res->edge, h->n, d);

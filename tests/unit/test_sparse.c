@@ -291,3 +291,98 @@ Test(sparse, stump_sparse_equals_dense)
         bl_dataset_free(&sp);
     }
 }
+
+/* A saved linear hypothesis' bias and weights v by feature (0 elsewhere). */
+static void lin_parse(const char *text, size_t d, double *b, double *v)
+{
+    int n, used;
+    cr_assert_eq(sscanf(text, "b=%lf terms=%d%n", b, &n, &used), 2, "%s", text);
+    memset(v, 0, d * sizeof *v);
+    const char *p = text + used;
+    for (int j = 0; j < n; j++) {
+        size_t f;
+        double w, mu, sd;
+        cr_assert_eq(sscanf(p, " %zu:%lf:%lf:%lf%n", &f, &w, &mu, &sd, &used), 4, "%s", p);
+        cr_assert_lt(f, d);
+        v[f] = w;
+        p += used;
+    }
+}
+
+/* linsvm on a set and on the same set held sparsely (implicit centering,
+ * no dense copy): the same weights to rounding (a tight eps makes both
+ * solve to the one optimum), the same outputs; predict_sparse equals
+ * predict bit for bit. */
+Test(sparse, linsvm_sparse_matches_dense)
+{
+    const struct bl_plugin *p = test_plugin("plugins/weak/linsvm", "linsvm");
+    const struct bl_weak_ops *wo = p->ops;
+    cr_assert_not_null(wo->predict_sparse);
+    union bl_value v[8];
+    test_defaults(p, v);
+    v[test_param_index(p, "c")].r = 1.0;
+    v[test_param_index(p, "eps")].r = 1e-9;
+    v[test_param_index(p, "epochs")].i = 100000;
+    rng_seed(12);
+    for (int t = 0; t < 3; t++) {
+        bl_dataset dense, sp;
+        bl_error err;
+        size_t m = 150, d = 12;
+        random_dense(m, d, &dense);
+        cr_assert_eq(bl_dataset_dense_copy(&dense, &sp, &err), 0);
+        cr_assert_eq(bl_dataset_sparsify(&sp, &err), 0);
+        bl_qview qd, qs;
+        cr_assert_eq(bl_quantize(&dense, 32, &qd, &err), 0);
+        cr_assert_eq(bl_quantize(&sp, 32, &qs, &err), 0);
+        struct bl_train td, ts;
+        bl_train_view(&dense, &qd, &td);
+        bl_train_view(&sp, &qs, &ts);
+        cr_assert_not_null(ts.S);
+        cr_assert_null(ts.X.x);
+        char msg[BL_ERR_MAX];
+        void *wd = wo->create(&test_host, v, &td, msg), *ws = wo->create(&test_host, v, &ts, msg);
+        cr_assert(wd && ws, "%s", msg);
+        double *u = malloc(m * sizeof *u), *od = malloc(m * sizeof *od),
+               *os = malloc(m * sizeof *os), *vd = malloc(d * sizeof *vd),
+               *vs = malloc(d * sizeof *vs);
+        for (int fit = 0; fit < 3; fit++) {
+            for (size_t i = 0; i < m; i++)
+                u[i] = urand() < 0.2 ? 0.0 : urange(-1, 1) + (dense.x[i] > 0 ? 0.5 : 0.0);
+            struct bl_fit_request rq = {0};
+            rq.G = u;
+            rq.c = 1;
+            rq.seed = 7 + (uint64_t)fit;
+            struct bl_fit_result rd = {.out = od}, rs = {.out = os};
+            cr_assert_eq(wo->fit(wd, &rq, &rd, msg), 0, "%s", msg);
+            cr_assert_eq(wo->fit(ws, &rq, &rs, msg), 0, "%s", msg);
+            char hd[8192], hs[8192];
+            cr_assert_lt(wo->save(rd.hyp, hd, sizeof hd), (int)sizeof hd);
+            cr_assert_lt(wo->save(rs.hyp, hs, sizeof hs), (int)sizeof hs);
+            double bd, bs, vmax = 0.0;
+            lin_parse(hd, d, &bd, vd);
+            lin_parse(hs, d, &bs, vs);
+            for (size_t f = 0; f < d; f++)
+                vmax = fmax(vmax, fabs(vd[f]));
+            vmax = fmax(vmax, fabs(bd)); /* the scale of the solution */
+            cr_assert_leq(fabs(bd - bs), 1e-6 * vmax, "%s\n%s", hd, hs);
+            for (size_t f = 0; f < d; f++)
+                cr_assert_leq(fabs(vd[f] - vs[f]), 1e-6 * vmax, "t %d fit %d feature %zu:\n%s\n%s",
+                              t, fit, f, hd, hs);
+            cr_assert_eq(memcmp(od, os, m * sizeof *od), 0, "t %d fit %d", t, fit);
+            cr_assert_leq(fabs(rd.edge - rs.edge), 1e-9, "t %d fit %d", t, fit);
+            struct bl_matrix X = {m, d, dense.x};
+            wo->predict(rs.hyp, &X, od);
+            wo->predict_sparse(rs.hyp, &sp.sp->view, os);
+            cr_assert_eq(memcmp(od, os, m * sizeof *od), 0, "t %d fit %d", t, fit);
+            wo->free_hyp(rd.hyp);
+            wo->free_hyp(rs.hyp);
+        }
+        free(u), free(od), free(os), free(vd), free(vs);
+        wo->destroy(wd);
+        wo->destroy(ws);
+        bl_qview_free(&qd);
+        bl_qview_free(&qs);
+        bl_dataset_free(&dense);
+        bl_dataset_free(&sp);
+    }
+}
