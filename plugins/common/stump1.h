@@ -12,7 +12,11 @@
  *     histogram of u over the bins, then L += hist[b], score T - 2 L), so
  *     it finds the same stump; features run in parallel above ~64k cells
  *     and are reduced deterministically: max |score|, ties to the lowest
- *     feature, then the lowest bin.
+ *     feature, then the lowest bin.  bl_stump1_search_sparse() does the
+ *     same on a sparse set at the cost of its stored entries (plus the
+ *     bins): the zero bin gets what the stored entries leave of the
+ *     weights' total, as stump.c's sparse search does, so its sums are
+ *     rounded differently and an edge may differ in its last bits.
  *   - the parsers of a stump's text "f=<feature> t=<threshold>" and
  *     " pol=<+1|-1>" (stump.c's hypotheses, wlda's axis-aligned ones).
  */
@@ -92,6 +96,84 @@ static inline long bl_stump1_search(const struct bl_quantized *Q, const uint8_t 
 #endif
         best[fl] = bl_stump1_feature(Q, split_ok + (size_t)fl * BL_STUMP1_BINS, (size_t)fl, u, T,
                                      hist + (size_t)tid * BL_STUMP1_BINS);
+    }
+    long bf = -1;
+    for (size_t f = 0; f < d; f++)
+        if (best[f].b >= 0 && (bf < 0 || best[f].edge > best[bf].edge))
+            bf = (long)f;
+    if (bf >= 0)
+        *out = best[bf];
+    return bf;
+}
+
+/* bl_stump1_feature on a sparse set's column f: the stored entries' weights
+ * and counts into their bins, the zero bin the rest (T minus their sum, and
+ * m minus their count); a split is tried when both sides hold examples, as
+ * bl_splits_ok() says for a dense set.  hist and cnt: BL_STUMP1_BINS of
+ * scratch each.  The caller has checked that every bin is below nbins. */
+static inline struct bl_stump1 bl_stump1_feature_sparse(const struct bl_quantized *Q,
+                                                        const struct bl_sparse *X,
+                                                        const struct bl_squantized *SQ, size_t f,
+                                                        const double *u, double T, double *hist,
+                                                        size_t *cnt)
+{
+    struct bl_stump1 fb = {-1.0, -1, 1};
+    unsigned nb = Q->nbins[f];
+    if (nb < 2)
+        return fb;
+    memset(hist, 0, nb * sizeof *hist);
+    memset(cnt, 0, nb * sizeof *cnt);
+    double st = 0.0;
+    size_t e0 = X->cptr[f], e1 = X->cptr[f + 1];
+    for (size_t e = e0; e < e1; e++) {
+        double w = u[X->crow[e]];
+        hist[SQ->cbin[e]] += w;
+        cnt[SQ->cbin[e]]++;
+        st += w;
+    }
+    hist[SQ->zbin[f]] += T - st;
+    cnt[SQ->zbin[f]] += X->m - (e1 - e0);
+    double L = 0.0;
+    size_t cum = 0;
+    for (unsigned b = 0; b + 1 < nb; b++) {
+        L += hist[b];
+        cum += cnt[b];
+        if (cum == 0 || cum == X->m)
+            continue;
+        double sc = T - 2.0 * L;
+        if (fabs(sc) > fb.edge) {
+            fb.edge = fabs(sc);
+            fb.b = (int)b;
+            fb.pol = sc < 0 ? -1 : 1;
+        }
+    }
+    return fb;
+}
+
+/* bl_stump1_search on a sparse set (X, SQ; Q for the bins per feature):
+ * cnt is nthreads * BL_STUMP1_BINS of scratch besides hist. */
+static inline long bl_stump1_search_sparse(const struct bl_quantized *Q, const struct bl_sparse *X,
+                                           const struct bl_squantized *SQ, const double *u,
+                                           int nthreads, double *hist, size_t *cnt,
+                                           struct bl_stump1 *best, struct bl_stump1 *out)
+{
+    size_t m = X->m, d = X->d;
+    double T = 0.0;
+    for (size_t i = 0; i < m; i++)
+        T += u[i];
+    long nf = (long)d;
+    int nt = nthreads > 1 ? nthreads : 1;
+    int par = nt > 1 && d > 1 && X->nnz + d * BL_STUMP1_BINS / 8 >= 65536;
+    (void)nt;
+#pragma omp parallel for schedule(dynamic, 64) num_threads(nt) if (par)
+    for (long fl = 0; fl < nf; fl++) {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        best[fl] = bl_stump1_feature_sparse(Q, X, SQ, (size_t)fl, u, T,
+                                            hist + (size_t)tid * BL_STUMP1_BINS,
+                                            cnt + (size_t)tid * BL_STUMP1_BINS);
     }
     long bf = -1;
     for (size_t f = 0; f < d; f++)

@@ -32,7 +32,8 @@
  * when the projected gradients of an epoch span at most `eps` (liblinear's
  * test, default 0.1) with every example active again, or after `epochs`
  * epochs.  The SVM reads a row-major float copy of the standardised
- * training set, made once per learner at its first fit (m x d floats).
+ * training set, made once per learner at its first fit (m x d floats; a
+ * dense set only, see below).
  * The solver is serial; only the copy and the scores are split over
  * threads (per example, in a fixed order), so the answer does not depend
  * on the thread count.

@@ -58,6 +58,20 @@
  * threads.  setulb's work space is zeroed before each run (it reads some
  * before writing it, see plugins/solver/lbfgsb.c).
  *
+ * Sparse sets (bl_train.S; predict_sparse declares that the learner takes
+ * them) cost their stored entries, with no dense copy: the stump search
+ * of step 1 is stump1.h's sparse one (the zero bin by subtraction), its
+ * threshold is placed from the column's entries and the value 0, and the
+ * gradient is implicitly centred: with c_f = xs_f(0) = -mu_f / sd_f,
+ *     sum_i a_i xs_if = c_f sum_i a_i + sum_{stored} a_i (xs_f(x_if) - c_f),
+ * the same for init = linear's sum_r u_r xs_r.  Scores are linhyp.h's (the
+ * same on both paths).  mu and sd, the zero bin's sums and these gradients
+ * are summed in another order than the dense path's, so a sparse fit is
+ * the dense fit's up to rounding (the same stump where the weights' sums
+ * are exact; L-BFGS may then wander apart in the last bits); in
+ * tests/unit/test_sparse the edges agree to 1e-9 and the weights to 1e-6
+ * of their scale.
+ *
  * c > 1 (several weight columns) is refused: the learner takes one column.
  */
 #include <boostlab/boostlab.h>
@@ -112,6 +126,7 @@ struct per {
     size_t *ident;         /* d: 0..d-1, the dense hypothesis' features */
     uint8_t *split_ok;     /* d * MAXBINS                             */
     double *hist;          /* nthreads * MAXBINS                      */
+    size_t *cnt;           /* sparse sets: nthreads * MAXBINS         */
     struct bl_stump1 *best; /* d                                      */
     double *z, *a;         /* m                                       */
     double *x, *g, *xbest; /* d + 1                                   */
@@ -130,9 +145,32 @@ static void per_destroy(void *self)
     if (!S)
         return;
     free(S->mu), free(S->sd), free(S->ident), free(S->split_ok), free(S->hist), free(S->best);
+    free(S->cnt);
     free(S->z), free(S->a), free(S->x), free(S->g), free(S->xbest), free(S->wa), free(S->iwa);
     free(S->lo), free(S->up), free(S->nbd);
     free(S);
+}
+
+/* Every stored entry's bin and every zero bin below its feature's nbins;
+ * -1 with err set otherwise. */
+static int sparse_bins_ok(const struct bl_train *tr, char err[BL_ERR_MAX])
+{
+    const struct bl_sparse *X = tr->S;
+    for (size_t f = 0; f < X->d; f++) {
+        unsigned nb = tr->Q.nbins[f];
+        if (tr->SQ->zbin[f] >= nb) {
+            snprintf(err, BL_ERR_MAX, "feature %zu: zero bin %u out of its %u bins", f,
+                     (unsigned)tr->SQ->zbin[f], nb);
+            return -1;
+        }
+        for (size_t e = X->cptr[f]; e < X->cptr[f + 1]; e++)
+            if (tr->SQ->cbin[e] >= nb) {
+                snprintf(err, BL_ERR_MAX, "feature %zu, row %u: bin %u out of its %u bins", f,
+                         (unsigned)X->crow[e], (unsigned)tr->SQ->cbin[e], nb);
+                return -1;
+            }
+    }
+    return 0;
 }
 
 static size_t lb_nwa(size_t n)
@@ -144,8 +182,10 @@ static void *per_create(const struct bl_host *host, const union bl_value *params
                         const struct bl_train *train, char err[BL_ERR_MAX])
 {
     const struct bl_quantized *Q = &train->Q;
-    if (!Q->bins || !Q->nbins || !Q->cut || Q->m != train->m || Q->d != train->d ||
-        train->X.m != train->m || train->X.d != train->d || !train->X.x) {
+    int sparse = train->S != NULL;
+    if (sparse ? !train->SQ || !Q->nbins || train->S->m != train->m || train->S->d != train->d
+               : !Q->bins || !Q->nbins || !Q->cut || Q->m != train->m || Q->d != train->d ||
+                     train->X.m != train->m || train->X.d != train->d || !train->X.x) {
         snprintf(err, BL_ERR_MAX, "the training set has no (matching) raw and quantized views");
         return NULL;
     }
@@ -183,7 +223,9 @@ static void *per_create(const struct bl_host *host, const union bl_value *params
     S->mu = malloc(d * sizeof *S->mu);
     S->sd = malloc(d * sizeof *S->sd);
     S->ident = malloc(d * sizeof *S->ident);
-    S->split_ok = calloc(d * MAXBINS, 1);
+    /* d x 256 flags are too many for a wide sparse set: it counts per fit */
+    S->split_ok = calloc(sparse ? 1 : d * MAXBINS, 1);
+    S->cnt = malloc((sparse ? (size_t)S->nthreads * MAXBINS : 1) * sizeof *S->cnt);
     S->hist = malloc((size_t)S->nthreads * MAXBINS * sizeof *S->hist);
     S->best = malloc(d * sizeof *S->best);
     S->z = malloc(mm * sizeof *S->z);
@@ -197,13 +239,22 @@ static void *per_create(const struct bl_host *host, const union bl_value *params
     S->up = calloc(d + 1, sizeof *S->up);
     S->nbd = calloc(d + 1, sizeof *S->nbd);
     if (!S->mu || !S->sd || !S->ident || !S->split_ok || !S->hist || !S->best || !S->z || !S->a ||
-        !S->x || !S->g || !S->xbest || !S->wa || !S->iwa || !S->lo || !S->up || !S->nbd) {
+        !S->x || !S->g || !S->xbest || !S->wa || !S->iwa || !S->lo || !S->up || !S->nbd ||
+        !S->cnt) {
         per_destroy(S);
         snprintf(err, BL_ERR_MAX, "out of memory");
         return NULL;
     }
     for (size_t f = 0; f < d; f++)
         S->ident[f] = f;
+    if (sparse) {
+        lin_standardise_sparse(train->S, S->mu, S->sd);
+        if (sparse_bins_ok(train, err) < 0) {
+            per_destroy(S);
+            return NULL;
+        }
+        return S;
+    }
     lin_standardise(&train->X, S->mu, S->sd);
     /* which splits leave both sides non-empty (as in stump.c) */
     if (bl_splits_ok(Q, S->split_ok, err, BL_ERR_MAX) < 0) {
@@ -215,33 +266,61 @@ static void *per_create(const struct bl_host *host, const union bl_value *params
 
 /* ---- step 1: the best stump ------------------------------------------------ */
 
+/* One training value, standardised to t, in bin: on which side of the
+ * split at bin b it falls, and whether it is the nearest there so far. */
+static inline void gap_add(unsigned bin, int b, double t, double *lo, double *hi)
+{
+    if (bin > (unsigned)b) {
+        if (t < *hi)
+            *hi = t;
+    } else if (t > *lo) {
+        *lo = t;
+    }
+}
+
+/* The largest standardised training value left of the split of feature f
+ * at bin b and the smallest right of it (NaN skipped); a sparse set's
+ * entries not stored are one value 0 in the zero bin. */
+static void split_gap(const struct per *S, size_t f, int b, double *lo, double *hi)
+{
+    const struct bl_train *tr = S->tr;
+    double mu = S->mu[f], sd = S->sd[f];
+    *lo = -HUGE_VAL, *hi = HUGE_VAL;
+    if (tr->S) {
+        const struct bl_sparse *X = tr->S;
+        size_t e0 = X->cptr[f], e1 = X->cptr[f + 1];
+        if (e1 - e0 < S->m)
+            gap_add(tr->SQ->zbin[f], b, lin_std1(0.0f, mu, sd), lo, hi);
+        for (size_t e = e0; e < e1; e++)
+            if (!isnan(X->cval[e]))
+                gap_add(tr->SQ->cbin[e], b, lin_std1(X->cval[e], mu, sd), lo, hi);
+        return;
+    }
+    const uint8_t *bins = tr->Q.bins + f * S->m;
+    const float *xr = tr->X.x + f * S->m;
+    for (size_t i = 0; i < S->m; i++)
+        if (!isnan(xr[i]))
+            gap_add(bins[i], b, lin_std1(xr[i], mu, sd), lo, hi);
+}
+
 /* The best stump (plugins/common/stump1.h) as the dense weights S->x
  * (v = pol e_f, b = -pol t); -1 when no feature splits the training set. */
 static int stump_start(struct per *S, const double *u, double *stump_edge)
 {
-    const struct bl_quantized *Q = &S->tr->Q;
-    size_t m = S->m, d = S->d;
+    const struct bl_train *tr = S->tr;
+    size_t d = S->d;
     struct bl_stump1 best;
-    long bfl = bl_stump1_search(Q, S->split_ok, u, S->nthreads, S->hist, S->best, &best);
+    long bfl = tr->S ? bl_stump1_search_sparse(&tr->Q, tr->S, tr->SQ, u, S->nthreads, S->hist,
+                                               S->cnt, S->best, &best)
+                     : bl_stump1_search(&tr->Q, S->split_ok, u, S->nthreads, S->hist, S->best,
+                                        &best);
     if (bfl < 0)
         return -1;
     size_t bf = (size_t)bfl;
     const struct bl_stump1 *B = &best;
     /* threshold half way between the sides' nearest standardised values */
-    const uint8_t *bins = Q->bins + bf * m;
-    const float *xr = S->tr->X.x + bf * m;
-    double lo = -HUGE_VAL, hi = HUGE_VAL;
-    for (size_t i = 0; i < m; i++) {
-        if (isnan(xr[i]))
-            continue;
-        double t = lin_std1(xr[i], S->mu[bf], S->sd[bf]);
-        if (bins[i] > (unsigned)B->b) {
-            if (t < hi)
-                hi = t;
-        } else if (t > lo) {
-            lo = t;
-        }
-    }
+    double lo, hi;
+    split_gap(S, bf, B->b, &lo, &hi);
     double t;
     if (!isfinite(hi)) /* cannot happen: the right side holds no NaN */
         t = isfinite(lo) ? lo + 1.0 : 0.0;
@@ -257,6 +336,27 @@ static int stump_start(struct per *S, const double *u, double *stump_edge)
 }
 
 /* ---- steps 2 and 3: the smooth surrogate and the hard edge ----------------- */
+
+/* sum_i w_i xs_if over the training set (W = sum_i w_i): on a sparse set
+ * implicitly centred, c W + sum over the stored entries of w_i (xs - c),
+ * c = xs_f(0), at the cost of the column's entries. */
+static double col_dot(const struct per *S, size_t f, const double *w, double W)
+{
+    double mu = S->mu[f], sd = S->sd[f], acc = 0.0;
+    if (S->tr->S) {
+        const struct bl_sparse *X = S->tr->S;
+        double c = lin_std1(0.0f, mu, sd);
+        for (size_t e = X->cptr[f]; e < X->cptr[f + 1]; e++)
+            if (w[X->crow[e]] != 0.0)
+                acc += w[X->crow[e]] * (lin_std1(X->cval[e], mu, sd) - c);
+        return c * W + acc;
+    }
+    const float *x = S->tr->X.x + f * S->m;
+    for (size_t i = 0; i < S->m; i++)
+        if (w[i] != 0.0)
+            acc += w[i] * lin_std1(x[i], mu, sd);
+    return acc;
+}
 
 static struct lin_hyp dense_view(const struct per *S, const double *w)
 {
@@ -282,7 +382,7 @@ static double eval(struct per *S, const double *w, double *g)
 {
     size_t m = S->m, d = S->d;
     struct lin_hyp h = dense_view(S, w);
-    lin_scores(&h, &S->tr->X, S->z, S->nthreads);
+    lin_train_scores(&h, S->tr, S->z, S->nthreads);
     consider(S, w);
     double s2 = 0.0;
     for (size_t f = 0; f < d; f++)
@@ -307,17 +407,13 @@ static double eval(struct per *S, const double *w, double *g)
         AZ += a * S->z[i];
     }
     /* dt_i/dv_f = kappa (xs_if / s - z_i v_f / s^3), dt_i/db = kappa / s */
-    const float *X = S->tr->X.x;
     long nf = (long)d;
-    int par = S->nthreads > 1 && d > 1 && m * d >= 65536;
+    size_t cells = S->tr->S ? S->tr->S->nnz + d : m * d;
+    int par = S->nthreads > 1 && d > 1 && cells >= 65536;
 #pragma omp parallel for schedule(static) num_threads(S->nthreads) if (par)
     for (long fl = 0; fl < nf; fl++) {
         size_t f = (size_t)fl;
-        const float *x = X + f * m;
-        double mu = S->mu[f], sd = S->sd[f], acc = 0.0;
-        for (size_t i = 0; i < m; i++)
-            if (S->a[i] != 0.0)
-                acc += S->a[i] * lin_std1(x[i], mu, sd);
+        double acc = col_dot(S, f, S->a, A);
         g[f] = k * (acc / s - w[f] * AZ / (s * s2));
     }
     g[d] = k * A / s;
@@ -409,19 +505,18 @@ static int per_fit(void *self, const struct bl_fit_request *req, struct bl_fit_r
     /* the stump as a hyperplane is the first candidate */
     {
         struct lin_hyp h = dense_view(S, S->x);
-        lin_scores(&h, &S->tr->X, S->z, S->nthreads);
+        lin_train_scores(&h, S->tr, S->z, S->nthreads);
         consider(S, S->x);
     }
     double start_edge = S->bestedge;
     if (S->iters > 0 && usum > 0.0) {
         if (S->init == INIT_LINEAR) {
             /* v = sum_r u_r xs_r, b = 0 (the stump stays in xbest) */
-            const float *X = S->tr->X.x;
-            double s2 = 0.0;
+            double s2 = 0.0, U = 0.0;
+            for (size_t i = 0; i < m; i++)
+                U += u[i];
             for (size_t f = 0; f < d; f++) {
-                double acc = 0.0;
-                for (size_t i = 0; i < m; i++)
-                    acc += u[i] * lin_std1(X[f * m + i], S->mu[f], S->sd[f]);
+                double acc = col_dot(S, f, u, U);
                 S->x[f] = acc;
                 s2 += acc * acc;
             }
@@ -468,6 +563,7 @@ static const struct bl_weak_ops per_ops = {
     .save = lin_save,
     .load = per_load,
     .free_hyp = per_free_hyp,
+    .predict_sparse = lin_predict_sparse,
 };
 
 static const struct bl_plugin per_plugin = {

@@ -309,21 +309,17 @@ static void lin_parse(const char *text, size_t d, double *b, double *v)
     }
 }
 
-/* linsvm on a set and on the same set held sparsely (implicit centering,
- * no dense copy): the same weights to rounding (a tight eps makes both
- * solve to the one optimum), the same outputs; predict_sparse equals
- * predict bit for bit. */
-Test(sparse, linsvm_sparse_matches_dense)
+/* A linear learner (linsvm, perceptron) on a set and on the same set held
+ * sparsely (implicit centering, no dense copy): the same weights to
+ * rounding (1e-6 of their scale), the same outputs and edge (1e-9) fit
+ * after fit; predict_sparse equals predict bit for bit.  u is dyadic, so
+ * the perceptron's stump sums are exact on both paths. */
+static void linear_sparse_matches_dense(const struct bl_plugin *p, const union bl_value *v,
+                                        unsigned seed)
 {
-    const struct bl_plugin *p = test_plugin("plugins/weak/linsvm", "linsvm");
     const struct bl_weak_ops *wo = p->ops;
     cr_assert_not_null(wo->predict_sparse);
-    union bl_value v[8];
-    test_defaults(p, v);
-    v[test_param_index(p, "c")].r = 1.0;
-    v[test_param_index(p, "eps")].r = 1e-9;
-    v[test_param_index(p, "epochs")].i = 100000;
-    rng_seed(12);
+    rng_seed(seed);
     for (int t = 0; t < 3; t++) {
         bl_dataset dense, sp;
         bl_error err;
@@ -341,13 +337,13 @@ Test(sparse, linsvm_sparse_matches_dense)
         cr_assert_null(ts.X.x);
         char msg[BL_ERR_MAX];
         void *wd = wo->create(&test_host, v, &td, msg), *ws = wo->create(&test_host, v, &ts, msg);
-        cr_assert(wd && ws, "%s", msg);
+        cr_assert(wd && ws, "%s: %s", p->name, msg);
         double *u = malloc(m * sizeof *u), *od = malloc(m * sizeof *od),
                *os = malloc(m * sizeof *os), *vd = malloc(d * sizeof *vd),
                *vs = malloc(d * sizeof *vs);
         for (int fit = 0; fit < 3; fit++) {
             for (size_t i = 0; i < m; i++)
-                u[i] = urand() < 0.2 ? 0.0 : urange(-1, 1) + (dense.x[i] > 0 ? 0.5 : 0.0);
+                u[i] = (double)((int)irand(17) - 8 + (dense.x[i] > 0 ? 4 : 0)) / 8.0;
             struct bl_fit_request rq = {0};
             rq.G = u;
             rq.c = 1;
@@ -366,14 +362,14 @@ Test(sparse, linsvm_sparse_matches_dense)
             vmax = fmax(vmax, fabs(bd)); /* the scale of the solution */
             cr_assert_leq(fabs(bd - bs), 1e-6 * vmax, "%s\n%s", hd, hs);
             for (size_t f = 0; f < d; f++)
-                cr_assert_leq(fabs(vd[f] - vs[f]), 1e-6 * vmax, "t %d fit %d feature %zu:\n%s\n%s",
-                              t, fit, f, hd, hs);
-            cr_assert_eq(memcmp(od, os, m * sizeof *od), 0, "t %d fit %d", t, fit);
-            cr_assert_leq(fabs(rd.edge - rs.edge), 1e-9, "t %d fit %d", t, fit);
+                cr_assert_leq(fabs(vd[f] - vs[f]), 1e-6 * vmax, "%s t %d fit %d feature %zu:\n%s\n%s",
+                              p->name, t, fit, f, hd, hs);
+            cr_assert_eq(memcmp(od, os, m * sizeof *od), 0, "%s t %d fit %d", p->name, t, fit);
+            cr_assert_leq(fabs(rd.edge - rs.edge), 1e-9, "%s t %d fit %d", p->name, t, fit);
             struct bl_matrix X = {m, d, dense.x};
             wo->predict(rs.hyp, &X, od);
             wo->predict_sparse(rs.hyp, &sp.sp->view, os);
-            cr_assert_eq(memcmp(od, os, m * sizeof *od), 0, "t %d fit %d", t, fit);
+            cr_assert_eq(memcmp(od, os, m * sizeof *od), 0, "%s t %d fit %d", p->name, t, fit);
             wo->free_hyp(rd.hyp);
             wo->free_hyp(rs.hyp);
         }
@@ -385,4 +381,27 @@ Test(sparse, linsvm_sparse_matches_dense)
         bl_dataset_free(&dense);
         bl_dataset_free(&sp);
     }
+}
+
+/* linsvm with a tight eps: both solve to the one optimum. */
+Test(sparse, linsvm_sparse_matches_dense)
+{
+    const struct bl_plugin *p = test_plugin("plugins/weak/linsvm", "linsvm");
+    union bl_value v[8];
+    test_defaults(p, v);
+    v[test_param_index(p, "c")].r = 1.0;
+    v[test_param_index(p, "eps")].r = 1e-9;
+    v[test_param_index(p, "epochs")].i = 100000;
+    linear_sparse_matches_dense(p, v, 12);
+}
+
+/* perceptron from the stump and from the linear start. */
+Test(sparse, perceptron_sparse_matches_dense)
+{
+    const struct bl_plugin *p = test_plugin("plugins/weak/perceptron", "perceptron");
+    union bl_value v[8];
+    test_defaults(p, v);
+    linear_sparse_matches_dense(p, v, 13);
+    v[test_param_index(p, "init")].choice = 1;
+    linear_sparse_matches_dense(p, v, 14);
 }
