@@ -191,6 +191,33 @@ static __attribute__((noinline, unused)) void lin_scores(const struct lin_hyp *h
     }
 }
 
+/* z[i] = b + sum_j v_j xs_{f_j}(x_i) directly, term after term, for a
+ * learner that sees only dense sets (wlda): more precise than the form
+ * above when |mu_j| >> sd_j, and its models keep the numbers they had.
+ * Its predict must use it too.  Blocks of examples as lin_scores. */
+static __attribute__((noinline, unused)) void lin_scores_direct(const struct lin_hyp *h,
+                                                                const struct bl_matrix *X,
+                                                                double *z, int nthreads)
+{
+    size_t m = X->m;
+    long nb = (long)((m + LIN_BLOCK - 1) / LIN_BLOCK);
+    int nt = nthreads > 1 ? nthreads : 1;
+    int par = nt > 1 && nb > 1 && m * (h->n + 1) >= 65536;
+    (void)nt;
+#pragma omp parallel for schedule(static) num_threads(nt) if (par)
+    for (long blk = 0; blk < nb; blk++) {
+        size_t i0 = (size_t)blk * LIN_BLOCK, i1 = i0 + LIN_BLOCK < m ? i0 + LIN_BLOCK : m;
+        for (size_t i = i0; i < i1; i++)
+            z[i] = h->b;
+        for (size_t j = 0; j < h->n; j++) {
+            const float *x = X->x + h->f[j] * m;
+            double v = h->v[j], mu = h->mu[j], sd = h->sd[j];
+            for (size_t i = i0; i < i1; i++)
+                z[i] += v * lin_std1(x[i], mu, sd);
+        }
+    }
+}
+
 /* The same scores from a sparse set's columns: per example the same
  * additions in the same order as lin_scores, at the cost of the stored
  * entries of the hypothesis' features.  A term whose feature the set does

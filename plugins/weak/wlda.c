@@ -10,7 +10,9 @@
  * where z is plugins/common/linhyp.h's linear function (features
  * standardised with the training mean and std; a missing value sits at the
  * feature's training mean, xs = 0) and b = 0 when fitted.  linhyp's
- * lin_scores() computes z in fit and in predict, so both agree bit for bit.
+ * lin_scores_direct() computes z in fit and in predict, so both agree bit for
+ * bit (wlda takes only dense sets; linhyp.h's sparse-ready form would move
+ * its thresholds in their last bits).
  *
  * Fit, for one column g of the dual weights (the paper leaves the two
  * classes, their weights and the regularisation open; these are the spec's
@@ -179,7 +181,7 @@ static void wl1_outputs(const struct wl1 *h, const struct bl_matrix *X, double *
             out[i] = x[i] > h->ft ? pos : -pos;
         return;
     }
-    lin_scores(h->lin, X, z, nthreads);
+    lin_scores_direct(h->lin, X, z, nthreads);
     for (size_t i = 0; i < m; i++)
         out[i] = z[i] > h->t ? pos : -pos;
 }
@@ -637,7 +639,7 @@ static int cand_lda(struct wlda *S, const double *u, uint64_t seed, struct wl1 *
     if (rc != 0)
         return rc;
     double *z = S->z;
-    lin_scores(lin, &S->tr->X, z, S->nthreads);
+    lin_scores_direct(lin, &S->tr->X, z, S->nthreads);
     struct zkey *srt = S->srt;
     for (size_t i = 0; i < m; i++)
         srt[i] = (struct zkey){isnan(z[i]) ? -HUGE_VAL : z[i], i};
