@@ -164,14 +164,18 @@ static inline double lin_term(double a, double k, float x)
     return isnan(x) ? k : a * (double)x;
 }
 
-/* z[i] = z(x_i) for the m examples of X (see the top).  Not inlined:
- * fit and predict must run the very same code (one rounding). */
-static __attribute__((noinline, unused)) void lin_scores(const struct lin_hyp *h,
-                                                         const struct bl_matrix *X, double *z,
-                                                         int nthreads)
+/* z[i] for the m examples of X, in blocks of examples that threads share:
+ * the implicit-centering form (see the top), or with direct set
+ * b + sum_j v_j xs_{f_j}(x_i) term after term, for a learner that sees only
+ * dense sets (wlda): more precise when |mu_j| >> sd_j, and its models keep
+ * the numbers they had.  Not inlined: fit and predict must run the very
+ * same code (one rounding). */
+static __attribute__((noinline, unused)) void lin_scores_form(const struct lin_hyp *h,
+                                                              const struct bl_matrix *X,
+                                                              double *z, int nthreads, int direct)
 {
     size_t m = X->m;
-    double c0 = lin_const(h);
+    double c0 = direct ? h->b : lin_const(h);
     long nb = (long)((m + LIN_BLOCK - 1) / LIN_BLOCK);
     int nt = nthreads > 1 ? nthreads : 1;
     int par = nt > 1 && nb > 1 && m * (h->n + 1) >= 65536;
@@ -183,39 +187,28 @@ static __attribute__((noinline, unused)) void lin_scores(const struct lin_hyp *h
             z[i] = c0;
         for (size_t j = 0; j < h->n; j++) {
             const float *x = X->x + h->f[j] * m;
-            double a = lin_a(h, j), k = a * h->mu[j];
-            for (size_t i = i0; i < i1; i++)
-                if (x[i] != 0.0f)
-                    z[i] += lin_term(a, k, x[i]);
+            double a = lin_a(h, j), k = a * h->mu[j], v = h->v[j], mu = h->mu[j], sd = h->sd[j];
+            if (direct)
+                for (size_t i = i0; i < i1; i++)
+                    z[i] += v * lin_std1(x[i], mu, sd);
+            else
+                for (size_t i = i0; i < i1; i++)
+                    if (x[i] != 0.0f)
+                        z[i] += lin_term(a, k, x[i]);
         }
     }
 }
 
-/* z[i] = b + sum_j v_j xs_{f_j}(x_i) directly, term after term, for a
- * learner that sees only dense sets (wlda): more precise than the form
- * above when |mu_j| >> sd_j, and its models keep the numbers they had.
- * Its predict must use it too.  Blocks of examples as lin_scores. */
-static __attribute__((noinline, unused)) void lin_scores_direct(const struct lin_hyp *h,
-                                                                const struct bl_matrix *X,
-                                                                double *z, int nthreads)
+static inline void lin_scores(const struct lin_hyp *h, const struct bl_matrix *X, double *z,
+                              int nthreads)
 {
-    size_t m = X->m;
-    long nb = (long)((m + LIN_BLOCK - 1) / LIN_BLOCK);
-    int nt = nthreads > 1 ? nthreads : 1;
-    int par = nt > 1 && nb > 1 && m * (h->n + 1) >= 65536;
-    (void)nt;
-#pragma omp parallel for schedule(static) num_threads(nt) if (par)
-    for (long blk = 0; blk < nb; blk++) {
-        size_t i0 = (size_t)blk * LIN_BLOCK, i1 = i0 + LIN_BLOCK < m ? i0 + LIN_BLOCK : m;
-        for (size_t i = i0; i < i1; i++)
-            z[i] = h->b;
-        for (size_t j = 0; j < h->n; j++) {
-            const float *x = X->x + h->f[j] * m;
-            double v = h->v[j], mu = h->mu[j], sd = h->sd[j];
-            for (size_t i = i0; i < i1; i++)
-                z[i] += v * lin_std1(x[i], mu, sd);
-        }
-    }
+    lin_scores_form(h, X, z, nthreads, 0);
+}
+
+static inline void lin_scores_direct(const struct lin_hyp *h, const struct bl_matrix *X,
+                                     double *z, int nthreads)
+{
+    lin_scores_form(h, X, z, nthreads, 1);
 }
 
 /* The same scores from a sparse set's columns: per example the same

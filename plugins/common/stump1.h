@@ -12,7 +12,7 @@
  *     histogram of u over the bins, then L += hist[b], score T - 2 L), so
  *     it finds the same stump; features run in parallel above ~64k cells
  *     and are reduced deterministically: max |score|, ties to the lowest
- *     feature, then the lowest bin.  bl_stump1_search_sparse() does the
+ *     feature, then the lowest bin.  bl_stump1_search_any() does the
  *     same on a sparse set at the cost of its stored entries (plus the
  *     bins): the zero bin gets what the stored entries leave of the
  *     weights' total, as stump.c's sparse search does, so its sums are
@@ -72,40 +72,6 @@ static inline struct bl_stump1 bl_stump1_feature(const struct bl_quantized *Q, c
     return fb;
 }
 
-/* The best stump over all features of Q for weights u: its feature, or -1
- * when no feature splits the training set.  split_ok is bl_splits_ok()'s
- * table (Q->d * BL_STUMP1_BINS), hist nthreads * BL_STUMP1_BINS of
- * scratch, best Q->d of scratch; *out gets the winner. */
-static inline long bl_stump1_search(const struct bl_quantized *Q, const uint8_t *split_ok,
-                                    const double *u, int nthreads, double *hist,
-                                    struct bl_stump1 *best, struct bl_stump1 *out)
-{
-    size_t m = Q->m, d = Q->d;
-    double T = 0.0;
-    for (size_t i = 0; i < m; i++)
-        T += u[i];
-    long nf = (long)d;
-    int nt = nthreads > 1 ? nthreads : 1;
-    int par = nt > 1 && d > 1 && m * d >= 65536;
-    (void)nt;
-#pragma omp parallel for schedule(dynamic) num_threads(nt) if (par)
-    for (long fl = 0; fl < nf; fl++) {
-        int tid = 0;
-#ifdef _OPENMP
-        tid = omp_get_thread_num();
-#endif
-        best[fl] = bl_stump1_feature(Q, split_ok + (size_t)fl * BL_STUMP1_BINS, (size_t)fl, u, T,
-                                     hist + (size_t)tid * BL_STUMP1_BINS);
-    }
-    long bf = -1;
-    for (size_t f = 0; f < d; f++)
-        if (best[f].b >= 0 && (bf < 0 || best[f].edge > best[bf].edge))
-            bf = (long)f;
-    if (bf >= 0)
-        *out = best[bf];
-    return bf;
-}
-
 /* bl_stump1_feature on a sparse set's column f: the stored entries' weights
  * and counts into their bins, the zero bin the rest (T minus their sum, and
  * m minus their count); a split is tried when both sides hold examples, as
@@ -150,30 +116,38 @@ static inline struct bl_stump1 bl_stump1_feature_sparse(const struct bl_quantize
     return fb;
 }
 
-/* bl_stump1_search on a sparse set (X, SQ; Q for the bins per feature):
- * cnt is nthreads * BL_STUMP1_BINS of scratch besides hist. */
-static inline long bl_stump1_search_sparse(const struct bl_quantized *Q, const struct bl_sparse *X,
-                                           const struct bl_squantized *SQ, const double *u,
-                                           int nthreads, double *hist, size_t *cnt,
-                                           struct bl_stump1 *best, struct bl_stump1 *out)
+/* The best stump over all features for weights u: its feature, or -1 when
+ * no feature splits the training set; *out gets the winner.  Dense (X
+ * NULL): Q's bins, split_ok bl_splits_ok()'s table (Q->d *
+ * BL_STUMP1_BINS).  Sparse: X and SQ, Q for the bins per feature, cnt
+ * nthreads * BL_STUMP1_BINS of scratch.  hist is nthreads *
+ * BL_STUMP1_BINS of scratch, best one per feature. */
+static inline long bl_stump1_search_any(const struct bl_quantized *Q, const uint8_t *split_ok,
+                                        const struct bl_sparse *X,
+                                        const struct bl_squantized *SQ, const double *u,
+                                        int nthreads, double *hist, size_t *cnt,
+                                        struct bl_stump1 *best, struct bl_stump1 *out)
 {
-    size_t m = X->m, d = X->d;
+    size_t m = X ? X->m : Q->m, d = X ? X->d : Q->d;
     double T = 0.0;
     for (size_t i = 0; i < m; i++)
         T += u[i];
     long nf = (long)d;
     int nt = nthreads > 1 ? nthreads : 1;
-    int par = nt > 1 && d > 1 && X->nnz + d * BL_STUMP1_BINS / 8 >= 65536;
+    size_t cells = X ? X->nnz + d * BL_STUMP1_BINS / 8 : m * d;
+    int par = nt > 1 && d > 1 && cells >= 65536;
     (void)nt;
-#pragma omp parallel for schedule(dynamic, 64) num_threads(nt) if (par)
+#pragma omp parallel for schedule(dynamic) num_threads(nt) if (par)
     for (long fl = 0; fl < nf; fl++) {
         int tid = 0;
 #ifdef _OPENMP
         tid = omp_get_thread_num();
 #endif
-        best[fl] = bl_stump1_feature_sparse(Q, X, SQ, (size_t)fl, u, T,
-                                            hist + (size_t)tid * BL_STUMP1_BINS,
-                                            cnt + (size_t)tid * BL_STUMP1_BINS);
+        double *h = hist + (size_t)tid * BL_STUMP1_BINS;
+        best[fl] = X ? bl_stump1_feature_sparse(Q, X, SQ, (size_t)fl, u, T, h,
+                                                cnt + (size_t)tid * BL_STUMP1_BINS)
+                     : bl_stump1_feature(Q, split_ok + (size_t)fl * BL_STUMP1_BINS, (size_t)fl,
+                                         u, T, h);
     }
     long bf = -1;
     for (size_t f = 0; f < d; f++)
@@ -182,6 +156,13 @@ static inline long bl_stump1_search_sparse(const struct bl_quantized *Q, const s
     if (bf >= 0)
         *out = best[bf];
     return bf;
+}
+
+static inline long bl_stump1_search(const struct bl_quantized *Q, const uint8_t *split_ok,
+                                    const double *u, int nthreads, double *hist,
+                                    struct bl_stump1 *best, struct bl_stump1 *out)
+{
+    return bl_stump1_search_any(Q, split_ok, NULL, NULL, u, nthreads, hist, NULL, best, out);
 }
 
 /* ---- text ------------------------------------------------------------------ */

@@ -310,10 +310,8 @@ static int stump_start(struct per *S, const double *u, double *stump_edge)
     const struct bl_train *tr = S->tr;
     size_t d = S->d;
     struct bl_stump1 best;
-    long bfl = tr->S ? bl_stump1_search_sparse(&tr->Q, tr->S, tr->SQ, u, S->nthreads, S->hist,
-                                               S->cnt, S->best, &best)
-                     : bl_stump1_search(&tr->Q, S->split_ok, u, S->nthreads, S->hist, S->best,
-                                        &best);
+    long bfl = bl_stump1_search_any(&tr->Q, S->split_ok, tr->S, tr->SQ, u, S->nthreads, S->hist,
+                                    S->cnt, S->best, &best);
     if (bfl < 0)
         return -1;
     size_t bf = (size_t)bfl;

@@ -225,6 +225,29 @@ Test(sparse, subset_and_drop_match_dense)
     bl_dataset_free(&dense);
 }
 
+/* random_dense and the same set held sparsely, both quantized (32 bins)
+ * and viewed as training sets. */
+static void random_pair(size_t m, size_t d, bl_dataset *dense, bl_dataset *sp, bl_qview *qd,
+                        bl_qview *qs, struct bl_train *td, struct bl_train *ts)
+{
+    bl_error err;
+    random_dense(m, d, dense);
+    cr_assert_eq(bl_dataset_dense_copy(dense, sp, &err), 0);
+    cr_assert_eq(bl_dataset_sparsify(sp, &err), 0);
+    cr_assert_eq(bl_quantize(dense, 32, qd, &err), 0);
+    cr_assert_eq(bl_quantize(sp, 32, qs, &err), 0);
+    bl_train_view(dense, qd, td);
+    bl_train_view(sp, qs, ts);
+}
+
+static void pair_free(bl_dataset *dense, bl_dataset *sp, bl_qview *qd, bl_qview *qs)
+{
+    bl_qview_free(qd);
+    bl_qview_free(qs);
+    bl_dataset_free(dense);
+    bl_dataset_free(sp);
+}
+
 /* The stump on a set and on the same set held sparsely: same hypothesis
  * text and outputs, fit after fit, for every criterion; predict_sparse
  * equals predict. */
@@ -238,16 +261,9 @@ Test(sparse, stump_sparse_equals_dense)
     rng_seed(11);
     for (size_t t = 0; t < 5; t++) {
         bl_dataset dense, sp;
-        bl_error err;
-        random_dense(200, 9, &dense);
-        cr_assert_eq(bl_dataset_dense_copy(&dense, &sp, &err), 0);
-        cr_assert_eq(bl_dataset_sparsify(&sp, &err), 0);
         bl_qview qd, qs;
-        cr_assert_eq(bl_quantize(&dense, 32, &qd, &err), 0);
-        cr_assert_eq(bl_quantize(&sp, 32, &qs, &err), 0);
         struct bl_train td, ts;
-        bl_train_view(&dense, &qd, &td);
-        bl_train_view(&sp, &qs, &ts);
+        random_pair(200, 9, &dense, &sp, &qd, &qs, &td, &ts);
         union bl_value v[8];
         test_defaults(p, v);
         v[ci].choice = (int)t;
@@ -263,7 +279,7 @@ Test(sparse, stump_sparse_equals_dense)
             struct bl_fit_request rq = {0};
             rq.G = G;
             rq.c = c;
-            struct bl_fit_result rd = {NULL, 0, 0, od, 0}, rs = {NULL, 0, 0, os, 0};
+            struct bl_fit_result rd = {.out = od}, rs = {.out = os};
             cr_assert_eq(wo->fit(wd, &rq, &rd, msg), 0, "%s", msg);
             cr_assert_eq(wo->fit(ws, &rq, &rs, msg), 0, "%s", msg);
             char hd[4096], hs[4096];
@@ -285,10 +301,7 @@ Test(sparse, stump_sparse_equals_dense)
         free(os);
         wo->destroy(wd);
         wo->destroy(ws);
-        bl_qview_free(&qd);
-        bl_qview_free(&qs);
-        bl_dataset_free(&dense);
-        bl_dataset_free(&sp);
+        pair_free(&dense, &sp, &qd, &qs);
     }
 }
 
@@ -322,17 +335,10 @@ static void linear_sparse_matches_dense(const struct bl_plugin *p, const union b
     rng_seed(seed);
     for (int t = 0; t < 3; t++) {
         bl_dataset dense, sp;
-        bl_error err;
-        size_t m = 150, d = 12;
-        random_dense(m, d, &dense);
-        cr_assert_eq(bl_dataset_dense_copy(&dense, &sp, &err), 0);
-        cr_assert_eq(bl_dataset_sparsify(&sp, &err), 0);
         bl_qview qd, qs;
-        cr_assert_eq(bl_quantize(&dense, 32, &qd, &err), 0);
-        cr_assert_eq(bl_quantize(&sp, 32, &qs, &err), 0);
         struct bl_train td, ts;
-        bl_train_view(&dense, &qd, &td);
-        bl_train_view(&sp, &qs, &ts);
+        size_t m = 150, d = 12;
+        random_pair(m, d, &dense, &sp, &qd, &qs, &td, &ts);
         cr_assert_not_null(ts.S);
         cr_assert_null(ts.X.x);
         char msg[BL_ERR_MAX];
@@ -376,10 +382,7 @@ static void linear_sparse_matches_dense(const struct bl_plugin *p, const union b
         free(u), free(od), free(os), free(vd), free(vs);
         wo->destroy(wd);
         wo->destroy(ws);
-        bl_qview_free(&qd);
-        bl_qview_free(&qs);
-        bl_dataset_free(&dense);
-        bl_dataset_free(&sp);
+        pair_free(&dense, &sp, &qd, &qs);
     }
 }
 
