@@ -532,7 +532,7 @@ static int dcd_fit(struct svm *S, const struct bl_fit_request *req, struct bl_fi
     long epochs = S->max_iter ? (long)(S->max_iter < 1000000000LL ? S->max_iter : 1000000000LL)
                               : 10000;
     struct dcd_problem P = {d, DCD_BIAS, S->xr, y, mar, cost, qd, S->eps, epochs,
-                            S->shrinking};
+                            S->shrinking, NULL, NULL, NULL};
     double gap;
     long it = dcd_solve(&P, idx, l, alpha, w, req->seed, &gap);
     if (S->host && S->host->log)
