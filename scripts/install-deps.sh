@@ -13,6 +13,7 @@ PACKAGES=(
   liblbfgsb-dev     # L-BFGS-B coefficient solver
   libsqlite3-dev    # the results store of `boostlab run`
   libglpk-dev       # StructBoost's master linear programs
+  coinor-libclp-dev # StructBoost's 1-slack master (master = pairs): Clp's simplex
   liblinear-dev     # linear SVM baselines (ova-svm, method svm)
   libsvm-dev        # kernel SVM baselines (method svm: one-vs-one, kernels)
   libxgboost-dev    # optional: method xgboost (XGBoost's C API) in experiments

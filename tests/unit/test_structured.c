@@ -152,16 +152,21 @@ static void assert_monotone(const bl_curve *cv, const bl_algo_spec *a, const cha
 
 /* ---- the LP wrapper ----------------------------------------------------------- */
 
-/* Every LP test runs on both modes: GLPK solving the LP itself, and its
- * dual (bl_lp_init_transposed), which must give the same x, duals and f. */
-static void (*const lp_mode[2])(bl_lp *) = {bl_lp_init, bl_lp_init_transposed};
+/* Every LP test runs on both engines (GLPK, Clp) in both modes: the engine
+ * solving the LP itself, and its dual (transposed), which must give the
+ * same x, duals and f.  Mode k: engine k / 2, transposed k % 2. */
+#define LP_MODES 4
+static void lp_mode(bl_lp *lp, int k)
+{
+    bl_lp_init_with(lp, k / 2 ? BL_LP_CLP : BL_LP_GLPK, k % 2);
+}
 
 /* min x1 + x2  s.t.  x1 + 2 x2 >= 4,  3 x1 + x2 >= 6,  x >= 0:
  * x* = (1.6, 1.2), f* = 2.8, duals y* = (0.4, 0.2). */
 static void lp_known(int mode)
 {
     bl_lp lp;
-    lp_mode[mode](&lp);
+    lp_mode(&lp, mode);
     cr_assert_eq(bl_lp_add_col(&lp, 1.0, NULL), 0);
     cr_assert_eq(bl_lp_add_col(&lp, 1.0, NULL), 1);
     const double r0[] = {1, 2}, r1[] = {3, 1}, b[] = {4, 6};
@@ -183,7 +188,7 @@ static void lp_known(int mode)
     cr_assert_geq(y[1], -1e-12);
     /* sparse rows give the same LP */
     bl_lp sp;
-    lp_mode[mode](&sp);
+    lp_mode(&sp, mode);
     bl_lp_add_col(&sp, 1.0, NULL);
     bl_lp_add_col(&sp, 1.0, NULL);
     const size_t cols[] = {0, 1};
@@ -201,8 +206,8 @@ static void lp_known(int mode)
 
 Test(structured, lp_known_optimum_and_duality)
 {
-    lp_known(0);
-    lp_known(1);
+    for (int k = 0; k < LP_MODES; k++)
+        lp_known(k);
 }
 
 /* A random LP  min c^T x, A x >= b, x >= 0  with A > 0, b > 0, c > 0
@@ -248,11 +253,11 @@ static double rlp_fresh(const struct rlp *p, size_t R, size_t n, const unsigned 
 Test(structured, lp_warm_start_equals_fresh)
 {
     rng_seed(7);
-    for (int trial = 0; trial < 40; trial++) {
+    for (int trial = 0; trial < 80; trial++) {
         struct rlp p;
         rlp_random(&p, 12, 12);
         bl_lp lp;
-        lp_mode[trial % 2](&lp);
+        lp_mode(&lp, trial % LP_MODES);
         size_t R = 2, n = 2;
         for (size_t j = 0; j < n; j++)
             bl_lp_add_col(&lp, p.c[j], NULL);
@@ -310,7 +315,7 @@ Test(structured, lp_warm_start_equals_fresh)
 static void lp_del(int mode)
 {
     bl_lp lp;
-    lp_mode[mode](&lp);
+    lp_mode(&lp, mode);
     bl_lp_add_col(&lp, 1.0, NULL);
     bl_lp_add_col(&lp, 1.0, NULL);
     const double r0[] = {1, 2}, big[] = {1, 1}, r1[] = {3, 1}, junk[] = {1, 0};
@@ -343,7 +348,7 @@ static void lp_del(int mode)
     for (int trial = 0; trial < 20; trial++) {
         struct rlp p;
         rlp_random(&p, 12, 6);
-        lp_mode[mode](&lp);
+        lp_mode(&lp, mode);
         for (size_t j = 0; j < p.n; j++)
             bl_lp_add_col(&lp, p.c[j], NULL);
         for (size_t r = 0; r < p.R; r++)
@@ -367,8 +372,8 @@ static void lp_del(int mode)
 
 Test(structured, lp_del_rows)
 {
-    lp_del(0);
-    lp_del(1);
+    for (int k = 0; k < LP_MODES; k++)
+        lp_del(k);
 }
 
 /* ---- StructBoost ------------------------------------------------------------------ */
@@ -542,9 +547,9 @@ Test(structured, theorem21_hierarchy, .timeout = 60)
 }
 
 /* Issue 32: every 1-slack master (cutting planes on the primal LP or on
- * GLPK's dual, and the pairs master that keeps the cuts disaggregated)
- * reaches the m-slack LP's optimum to 1e-6 relative when its own tolerance
- * is tight, on the multi-class and hierarchy tasks, and the pairs master
+ * GLPK's dual, and the pairs master that keeps the cuts disaggregated, on
+ * Clp) reaches the m-slack LP's optimum (GLPK) to 1e-6 relative when its
+ * own tolerance is tight, on the multi-class and hierarchy tasks, and the pairs master
  * keeps the same working-set semantics (no cuts handed to a model). */
 static void same_optimum(const bl_dataset *ds, const char *task, const char *tax)
 {
