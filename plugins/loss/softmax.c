@@ -351,9 +351,9 @@ static void upd_exps(const struct sm_upd_ctx *c, size_t i, const double *Fi, dou
 }
 
 /* One row's dual weights G (and with H, its Hessian diagonal H and the
- * rank-one factor U) from its exps E (E[a] is not kept: 1), normaliser S =
- * 1 + S0: branch-free selects, so that the loop vectorises (element-wise:
- * the same bits as one class at a time). */
+ * rank-one factor U) from its exps E (E[a], the shift's own, is 1),
+ * normaliser S = 1 + S0: branch-free selects, so that the loop vectorises
+ * (element-wise: the same bits as one class at a time). */
 static BL_CLONES void upd_derivs(const double *restrict E, double *restrict G, double *restrict H,
                                  double *restrict U, size_t k, size_t a, size_t yi, double S,
                                  double S0, double sc, double su)
@@ -397,10 +397,7 @@ static double upd_rows(void *ctx, size_t i0, size_t i1)
                 S0 += Ei[r];
         double S = 1.0 + S0;
         val += (M - Fi[yi]) + log1p(S0);
-        if (c->hess)
-            upd_derivs(Ei, Gi, Hi, Ui, k, a, yi, S, S0, sc, su);
-        else
-            upd_derivs(Ei, Gi, NULL, NULL, k, a, yi, S, S0, sc, su);
+        upd_derivs(Ei, Gi, c->hess ? Hi : NULL, Ui, k, a, yi, S, S0, sc, su);
     }
     return sc * val;
 }
