@@ -495,12 +495,8 @@ static double clamp(double v, double lim)
 static double leaf_value(const struct tl *L, const uint32_t *idx, size_t n, int r, int s,
                          const double *T)
 {
-    double A = 0.0, B = 0.0;
-    if (T) {
-        A = T[0];
-        B = T[1];
-    }
-    for (size_t j = 0; !T && j < n; j++) {
+    double A = T ? T[0] : 0.0, B = T ? T[1] : 0.0;
+    for (size_t j = 0; j < n && !T; j++) {
         double a, b;
         pair_ab(L, idx[j], r, s, &a, &b);
         A += a;
