@@ -525,10 +525,22 @@ static int prop_determinism(struct lst *L, const struct lcase *cs, chk_buf *why,
     return fail;
 }
 
+/* Whether the class-major a (k x m) is not the m x k b transposed, bit for
+ * bit. */
+static int cm_differs(const double *a, const double *b, size_t m, size_t k)
+{
+    for (size_t i = 0; i < m; i++)
+        for (size_t q = 0; q < k; q++)
+            if (memcmp(&a[q * m + i], &b[i * k + q], sizeof *a))
+                return 1;
+    return 0;
+}
+
 /* update (loss.h, lazy state): from F (moved NULL), then after at most two
  * entries per row moved to F2's values (in every other row the row's
  * largest score moves above all, so that its shift changes), value and
- * derivatives are bit for bit those of eval and hessian at the new scores. */
+ * derivatives are bit for bit those of eval and hessian at the new scores;
+ * update_class_major's at the same scores too, transposed. */
 static int prop_update(struct lst *L, const struct lcase *cs, chk_buf *why, chk_buf *more)
 {
     size_t m = cs->m, k = cs->k, n = m * k;
@@ -560,9 +572,19 @@ static int prop_update(struct lst *L, const struct lcase *cs, chk_buf *why, chk_
                        : hess && d[1] && memcmp(d[1], h, n * sizeof *h) ? "the Hessian's h"
                        : hess && d[2] && memcmp(d[2], h + n, n * sizeof *h) ? "the Hessian's u"
                                                                             : NULL;
+    const char *via = "update";
+    if (!what && L->ops->update_class_major) { /* F as it is: every entry "may" differ */
+        via = "update_class_major";
+        v = L->ops->update_class_major(L->self, cs->y, m, k, F, NULL, 0, hess, d);
+        what = memcmp(&v, &e, sizeof v)          ? "the value"
+               : cm_differs(d[0], g, m, k)         ? "-dL/dF (transposed)"
+               : hess && cm_differs(d[1], h, m, k) ? "the Hessian's h (transposed)"
+               : hess && cm_differs(d[2], h + n, m, k) ? "the Hessian's u (transposed)"
+                                                     : NULL;
+    }
     if (what) {
-        chk_printf(why, "update after moving two scores a row: %s differs from eval and "
-                   "hessian's at the same F", what);
+        chk_printf(why, "%s after moving two scores a row: %s differs from eval and "
+                   "hessian's at the same F", via, what);
         chk_printf(more, "update %.17g, eval %.17g\n", v, e);
         chk_vec(more, "F", F, n);
     }
@@ -1006,8 +1028,12 @@ static enum chk_status check_update(chk_ctx *c)
     }
     struct lspec sp = {"update", shapes_std, NEL(shapes_std), scales_std, NEL(scales_std),
                        GEN_SMOOTH, 0, prop_update, 1};
-    return simple_check(c, &sp, "update after two scores a row moved gives eval's value and "
-                        "-gradient and hessian's h and u bit for bit");
+    return simple_check(c, &sp, ((const struct bl_loss_ops *)c->p->ops)->update_class_major
+                        ? "update after two scores a row moved gives eval's value and "
+                          "-gradient and hessian's h and u bit for bit; update_class_major "
+                          "the same, transposed"
+                        : "update after two scores a row moved gives eval's value and "
+                          "-gradient and hessian's h and u bit for bit");
 }
 
 static enum chk_status check_determinism(chk_ctx *c)

@@ -66,7 +66,7 @@ static void run_free(bl_run *r, size_t nterms)
     if (r->solver)
         r->so->destroy(r->solver);
     free(r->F); free(r->Ft); free(r->G); free(r->grad); free(r->Fw);
-    free(r->out); free(r->tout); free(r->tscratch); free(r->hess);
+    free(r->out); free(r->tout); free(r->tscratch); free(r->hess); free(r->cmb);
     free(r->w); free(r->lower); free(r->upper);
     for (size_t j = 0; j < nterms; j++) {
         if (r->trout)

@@ -73,6 +73,11 @@ typedef struct bl_run {
      * newest term moved (weak.h bl_fit_result.moved; NULL: all of them) */
     int lazy;
     const double *ld[3];
+    /* class space, sparse set, a learner with BL_NEEDS_CLASS_MAJOR: its
+     * requests class-major; cmb: the host's transposed copies (3 m k) when
+     * the loss cannot write that layout itself */
+    int cm;
+    double *cmb;
     const uint32_t *moved;
     size_t nmoved;
     /* lazy runs: each training row's first argmax of F, and how many of

@@ -13,12 +13,42 @@
 #include "../util/rng.h"
 #include "run.h"
 
+/* The class-major copies (k x m each) of the m x k arrays src[0..2] (NULL:
+ * none) into the host's buffer, their addresses into dst: 64 rows at a
+ * time, so that a block's rows stay in L1 while each class takes its 64
+ * values. */
+static void cm_transpose(bl_run *r, const double *const src[3], const double *dst[3])
+{
+    size_t m = r->m, k = r->k;
+    if (!r->cmb)
+        r->cmb = bl_xcalloc(3 * m * k, sizeof *r->cmb);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (m * k >= 65536)
+#endif
+    for (size_t i0 = 0; i0 < m; i0 += 64) {
+        size_t i1 = m - i0 < 64 ? m : i0 + 64;
+        for (int a = 0; a < 3; a++)
+            if (src[a])
+                for (size_t q = 0; q < k; q++)
+                    for (size_t i = i0; i < i1; i++)
+                        r->cmb[a * m * k + q * m + i] = src[a][i * k + q];
+    }
+    for (int a = 0; a < 3; a++)
+        dst[a] = src[a] ? r->cmb + a * m * k : NULL;
+}
+
 double bl_run_class_loss(bl_run *r)
 {
     if (!r->lazy)
         return r->lo->eval(r->loss, r->tr->y, r->m, r->k, r->F, r->grad);
-    double L = r->lo->update(r->loss, r->tr->y, r->m, r->k, r->F, r->moved, r->nmoved,
-                             (r->needs & BL_NEEDS_HESSIAN) != 0, r->ld);
+    int hess = (r->needs & BL_NEEDS_HESSIAN) != 0;
+    bl_loss_update_fn up = r->cm && r->lo->update_class_major ? r->lo->update_class_major
+                                                              : r->lo->update;
+    double L = up(r->loss, r->tr->y, r->m, r->k, r->F, r->moved, r->nmoved, hess, r->ld);
+    if (r->cm && up == r->lo->update) {
+        const double *src[3] = {r->ld[0], r->ld[1], r->ld[2]};
+        cm_transpose(r, src, r->ld);
+    }
     r->moved = NULL; /* consumed: the next scores say again what moved */
     return L;
 }
@@ -140,6 +170,7 @@ int bl_run_needs_init(bl_run *r, bl_error *err)
 {
     const bl_boost_cfg *a = r->cfg;
     r->needs = r->wo->needs;
+    r->cm = (r->needs & BL_NEEDS_CLASS_MAJOR) && r->wtr->S && r->sp == &bl_space_class;
     if (r->needs & BL_NEEDS_OFFDIAG)
         r->needs |= BL_NEEDS_HESSIAN;
     if (!(r->needs & BL_NEEDS_HESSIAN))
@@ -230,6 +261,11 @@ static int class_fit(bl_run *r, int it, bl_model *mo, struct bl_fit_result *res,
                                  .trial_loss = trial_loss, .trial_ctx = r};
     if (bl_run_hessian(r, it, &req, err) < 0)
         return -1;
+    if (r->cm && !r->lazy) { /* the lazy path has them so already */
+        const double *src[3] = {req.G, req.H, req.Hu}, *cm[3];
+        cm_transpose(r, src, cm);
+        req.G = cm[0], req.H = cm[1], req.Hu = cm[2];
+    }
     return bl_run_fit(r, &req, res, err);
 }
 

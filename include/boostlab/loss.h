@@ -153,6 +153,12 @@ struct bl_loss_ops {
      * other scores, e.g. line searches; they must not disturb this state).
      * NULL: the host calls eval and hessian as before. */
     bl_loss_update_fn update;
+    /* Optional (2.2): update, with d[0..2] class-major, k x m each (d[0][q m
+     * + i] = -dL/dF_iq), the very values update gives; the host calls it
+     * instead of update for learners that ask for that layout (weak.h
+     * BL_NEEDS_CLASS_MAJOR), each instance always through the same one.
+     * NULL: the host transposes update's arrays. */
+    bl_loss_update_fn update_class_major;
 };
 
 #ifdef __cplusplus

@@ -22,7 +22,8 @@ extern "C" {
 
 /* What the engine asks for in one boosting iteration. */
 struct bl_fit_request {
-    const double *G;   /* m x c dual weights, row-major (= -dL/dF)         */
+    const double *G;   /* m x c dual weights, row-major (= -dL/dF; see
+                          BL_NEEDS_CLASS_MAJOR for the other layout)      */
     size_t c;          /* columns of G: k, or 1 for a binary problem       */
     const double *H;   /* m x c Hessian diagonal, or NULL if not available */
     uint64_t seed;     /* for randomised learners; same seed, same answer  */
@@ -85,9 +86,15 @@ struct bl_fit_result {
 enum bl_weak_needs {
     BL_NEEDS_HESSIAN = 1, /* req->H: the loss's Hessian diagonal           */
     BL_NEEDS_OFFDIAG = 2, /* req->Hu too (implies BL_NEEDS_HESSIAN)        */
-    BL_NEEDS_MARGINS = 4  /* req->label and req->margin whenever the loss
+    BL_NEEDS_MARGINS = 4, /* req->label and req->margin whenever the loss
                              and code can give them (NULL otherwise; the
                              learner then answers G)                    */
+    /* (2.2) On a sparse training set (bl_train.S) in class space, G, H and
+     * Hu class-major, k x m each (G[q m + i]), instead of m x k: for a
+     * learner whose nodes read a few classes of many examples.  The loss
+     * writes them so when it can (loss.h update_class_major), else the host
+     * transposes.  Dense sets and other spaces: row-major as always. */
+    BL_NEEDS_CLASS_MAJOR = 8
 };
 
 typedef void (*bl_weak_predict_add_fn)(const void *hyp, const struct bl_matrix *X,

@@ -311,6 +311,7 @@ struct sm_upd_ctx {
     size_t nmoved;
     int hess;
     double sc, su;
+    size_t m; /* > 0: the derivatives class-major, k x m (update_class_major) */
 };
 
 /* Brings the exps of row i up to date: only the moved entries when the
@@ -377,16 +378,46 @@ static BL_CLONES void upd_derivs(const double *restrict E, double *restrict G, d
     }
 }
 
+/* upd_derivs for UPD_TILE rows at once, class-major: rows [i0, i0 + n)
+ * with their exps E (row-major), shift classes a, labels y and normalisers
+ * S = 1 + S0, into the k x m columns, class by class (upd_derivs'
+ * expressions element by element: the same bits). */
+#define UPD_TILE 64
+
+static BL_CLONES void upd_derivs_cm(const struct sm_upd_ctx *c, size_t i0, size_t n,
+                                    const size_t *a, const double *S, const double *S0)
+{
+    size_t k = c->k, m = c->m;
+    double sc = c->sc, su = c->su, *G = c->L->uG, *H = c->L->uH, *U = c->L->uU;
+    const double *E = c->L->uE + i0 * k;
+    const int *y = c->y + i0;
+    for (size_t r = 0; r < k; r++) {
+        double *g = G + r * m + i0, *h = H + r * m + i0, *u = U + r * m + i0;
+#pragma omp simd
+        for (size_t j = 0; j < n; j++) {
+            double er = r == a[j] ? 1.0 : E[j * k + r];
+            double p = er / S[j], q = (r == a[j] ? S0[j] : S[j] - er) / S[j];
+            g[j] = (int)r == y[j] ? sc * q : -(sc * p);
+            if (c->hess) {
+                h[j] = sc * (p * q);
+                u[j] = su * p;
+            }
+        }
+    }
+}
+
 /* Rows [i0, i1): their exps brought to F, then value and derivatives from
- * them with sm_chunk's expressions (the same bits as eval and hessian). */
+ * them with sm_chunk's expressions (the same bits as eval and hessian),
+ * row-major, or class-major UPD_TILE rows at a time. */
 static double upd_rows(void *ctx, size_t i0, size_t i1)
 {
     const struct sm_upd_ctx *c = ctx;
     struct sm *L = c->L;
-    size_t k = c->k;
-    double val = 0.0, sc = c->sc, su = c->su;
+    size_t k = c->k, ta[UPD_TILE];
+    double val = 0.0, sc = c->sc, su = c->su, tS[UPD_TILE], tS0[UPD_TILE];
     for (size_t i = i0; i < i1; i++) {
         const double *Fi = c->F + i * k;
+        size_t t = (i - i0) % UPD_TILE;
         double *Ei = L->uE + i * k, *Gi = L->uG + i * k, *Hi = L->uH + i * k,
                *Ui = L->uU + i * k;
         upd_exps(c, i, Fi, Ei);
@@ -397,7 +428,13 @@ static double upd_rows(void *ctx, size_t i0, size_t i1)
                 S0 += Ei[r];
         double S = 1.0 + S0;
         val += (M - Fi[yi]) + log1p(S0);
-        upd_derivs(Ei, Gi, c->hess ? Hi : NULL, Ui, k, a, yi, S, S0, sc, su);
+        if (!c->m) {
+            upd_derivs(Ei, Gi, c->hess ? Hi : NULL, Ui, k, a, yi, S, S0, sc, su);
+            continue;
+        }
+        ta[t] = a, tS[t] = S, tS0[t] = S0;
+        if (t == UPD_TILE - 1 || i + 1 == i1)
+            upd_derivs_cm(c, i - t, t + 1, ta, tS, tS0);
     }
     return sc * val;
 }
@@ -412,8 +449,10 @@ static double *upd_alloc(size_t n)
     return p;
 }
 
-static double sm_update(void *self, const int *y, size_t m, size_t k, const double *F,
-                        const uint32_t *moved, size_t nmoved, int hess, const double *d[3])
+/* update's work in either layout (cm: class-major) */
+static double sm_update_in(void *self, const int *y, size_t m, size_t k, const double *F,
+                           const uint32_t *moved, size_t nmoved, int hess, const double *d[3],
+                           int cm)
 {
     struct sm *L = self;
     if (L->um != m || L->uk != k) { /* a new shape: everything from F */
@@ -428,12 +467,24 @@ static double sm_update(void *self, const int *y, size_t m, size_t k, const doub
         moved = NULL;
     }
     double sc = scale_of(L, m ? m : 1);
-    struct sm_upd_ctx c = {L, y, k, F, moved, moved ? nmoved : 0, hess, sc, sqrt(sc)};
+    struct sm_upd_ctx c = {L, y, k, F, moved, moved ? nmoved : 0, hess, sc, sqrt(sc), cm ? m : 0};
     double v = m && k ? bl_chunked_sum(m, L->nthreads, upd_rows, &c) : 0.0;
     d[0] = L->uG;
     d[1] = hess ? L->uH : NULL;
     d[2] = hess ? L->uU : NULL;
     return v;
+}
+
+static double sm_update(void *self, const int *y, size_t m, size_t k, const double *F,
+                        const uint32_t *moved, size_t nmoved, int hess, const double *d[3])
+{
+    return sm_update_in(self, y, m, k, F, moved, nmoved, hess, d, 0);
+}
+
+static double sm_update_cm(void *self, const int *y, size_t m, size_t k, const double *F,
+                           const uint32_t *moved, size_t nmoved, int hess, const double *d[3])
+{
+    return sm_update_in(self, y, m, k, F, moved, nmoved, hess, d, 1);
 }
 
 /* ---- descriptor -------------------------------------------------------- */
@@ -448,6 +499,7 @@ static const struct bl_loss_ops sm_ops = {
     .row_eval = NULL,
     .row_free = NULL,
     .update = sm_update,
+    .update_class_major = sm_update_cm,
 };
 
 static const struct bl_plugin sm_plugin = {

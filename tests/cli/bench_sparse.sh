@@ -36,6 +36,18 @@ done
 grep -q 'XGBoost' "$TMP/out" && fail "debsec --quick ran the peer: $(cat "$TMP/out")"
 [[ -s $TMP/deb/bench.ini && -s $TMP/deb/bl.csv ]] || fail "debsec --out kept no INI or curve"
 grep -qx 'threads = 1' "$TMP/deb/bench.ini" || fail "debsec: --threads not in the INI"
+# the C API peer (the default), where this boostlab has the xgboost method
+if "$BL" --version | grep -q XGBoost; then
+  DATASETS=$TMP bash "$D" --rounds 1 --threads 1 >"$TMP/outx" 2>"$TMP/err" ||
+    fail "sparse-debsec.sh --rounds 1 exited $?: $(tail -5 "$TMP/err")"
+  grep -qE '^\| \| boostlab aoso-logitboost \| XGBoost [0-9.]* ?\(C API\) hist \|' "$TMP/outx" ||
+    fail "debsec: no C API peer column: $(cat "$TMP/outx")"
+  for row in '\*\*s per tree\*\*' '\*\*peak RSS, MB\*\*' '\*\*test error % after the last tree\*\*'; do
+    grep -qE "^\| $row \| .* \| (<= 2|<= 1|<=): (met|\*\*not met\*\*) \|$" "$TMP/outx" ||
+      fail "debsec: no bar in row /$row/: $(cat "$TMP/outx")"
+  done
+fi
+expect_fail 1 "--peer wants capi or python, got 'r'" -- bash "$D" --peer r --quick
 expect_fail 1 'unknown option --bogus' -- bash "$D" --bogus
 expect_fail 1 "--rounds wants a positive whole number, got '0'" -- bash "$D" --rounds 0 --quick
 expect_fail 1 "--threads wants a positive whole number, got ''" -- bash "$D" --threads

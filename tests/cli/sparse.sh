@@ -112,6 +112,18 @@ done
 cmp -s "$TMP/out5.err" "$TMP/out6.err" \
   || fail "sparse and dense hand-offs disagree: $(cat "$TMP/out5.err") / $(cat "$TMP/out6.err")"
 
+# a loss whose update is row-major only: the host transposes for aoso-tree's
+# class-major requests; the same curves as without the lazy hand-off
+FIX="${BL_TOP_BUILDDIR:-.}/tests/plugins/.libs"
+printf 'loss = fixture-update-rm\n' >>"$TMP/aoso.ini"
+for lazy in 1 0; do
+  BOOSTLAB_LAZY=$lazy BOOSTLAB_PLUGIN_PATH="$FIX/update_rm.so" "$BL" run -q -o "$TMP/rm$lazy" \
+    "$TMP/aoso.ini" >/dev/null 2>"$TMP/err" || fail "aoso on fixture-update-rm exited $?: $(cat "$TMP/err")"
+  "$BL" results --curves -f csv -o "$TMP/rm$lazy.csv" "$TMP/rm$lazy" || fail "no curves"
+done
+cmp -s <(cut -d, -f8-13 "$TMP/rm1.csv") <(cut -d, -f8-13 "$TMP/rm0.csv") \
+  || fail "row-major update, host transposed: other curves than without the lazy hand-off"
+
 # a wide bag of words (5000 features): the sparse trees build and scan its
 # large nodes in two halves, on two threads when there are; the models are
 # the same bits on one thread and on two

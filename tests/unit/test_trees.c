@@ -895,8 +895,9 @@ static int abc_base(const struct answer *A)
 
 Test(trees, descriptors)
 {
-    const unsigned needs[] = {BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG, BL_NEEDS_HESSIAN,
-                              BL_NEEDS_HESSIAN, BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG};
+    const unsigned cm = BL_NEEDS_CLASS_MAJOR; /* not diag-tree: it reads whole rows */
+    const unsigned needs[] = {BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG | cm, BL_NEEDS_HESSIAN,
+                              BL_NEEDS_HESSIAN | cm, BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG | cm};
     for (size_t j = 0; j < 4; j++) {
         struct cfg c = cfg_of(learner_names[j]);
         cr_assert_eq(c.p->role, BL_ROLE_WEAK);

@@ -2,7 +2,9 @@
 /*
  * Unit tests of the tree learners (plugins/weak/trees) on sparse training
  * sets (SDK 2.1): each data set is held densely and as its sparse twin
- * (sparsify.h), and every learner boosts a few iterations on both.
+ * (sparsify.h), and every learner boosts a few iterations on both, the
+ * sparse one getting the class-major requests it asks for
+ * (BL_NEEDS_CLASS_MAJOR, SDK 2.2) where the dense one gets row-major ones.
  *   - subtract = false: the sparse path sums every bin directly in example
  *     order, so hypotheses (their text), outputs and edges are the dense
  *     path's bit for bit;
@@ -187,6 +189,28 @@ static const struct bl_weak_ops *ops(const struct lrn *l)
     return l->p->ops;
 }
 
+/* The request a learner on a sparse set gets: q itself, or, when it needs
+ * class-major arrays, q with G, H and Hu transposed into buf (3 m k). */
+static struct bl_fit_request sparse_request(const struct bl_weak_ops *o,
+                                            const struct bl_fit_request *q, size_t m, double *buf)
+{
+    struct bl_fit_request r = *q;
+    if (!(o->needs & BL_NEEDS_CLASS_MAJOR))
+        return r;
+    size_t k = q->c;
+    const double *src[3] = {q->G, q->H, q->Hu}, **dst[3] = {&r.G, &r.H, &r.Hu};
+    for (int a = 0; a < 3; a++) {
+        if (!src[a])
+            continue;
+        double *t = buf + (size_t)a * m * k;
+        for (size_t i = 0; i < m; i++)
+            for (size_t c = 0; c < k; c++)
+                t[c * m + i] = src[a][i * k + c];
+        *dst[a] = t;
+    }
+    return r;
+}
+
 static char *text_of(const struct bl_weak_ops *o, const void *hyp)
 {
     int len = o->save(hyp, NULL, 0);
@@ -215,13 +239,15 @@ static void compare(const struct cfg *c, const struct bl_train *D, const struct 
         sm_grid(&L);
     size_t n = D->m * D->k;
     double *od = malloc(n * sizeof *od), *os = malloc(n * sizeof *os),
-           *pd = malloc(n * sizeof *pd), *ps = malloc(n * sizeof *ps);
+           *pd = malloc(n * sizeof *pd), *ps = malloc(n * sizeof *ps),
+           *cm = malloc(3 * n * sizeof *cm);
     for (int it = 0; it < iters; it++) {
         struct bl_fit_request q = {.G = L.G, .c = D->k, .H = L.H, .Hu = L.U, .seed = 1,
                                    .trial_loss = sm_trial, .trial_ctx = &L};
+        struct bl_fit_request qs = sparse_request(ops(&l), &q, D->m, cm);
         struct bl_fit_result rd = {.out = od}, rs = {.out = os};
         cr_assert_eq(ops(&l)->fit(Ld, &q, &rd, err), 0, "%s dense: %s", c->name, err);
-        cr_assert_eq(ops(&l)->fit(Ls, &q, &rs, err), 0, "%s sparse: %s", c->name, err);
+        cr_assert_eq(ops(&l)->fit(Ls, &qs, &rs, err), 0, "%s sparse: %s", c->name, err);
         char *td = text_of(ops(&l), rd.hyp), *ts = text_of(ops(&l), rs.hyp);
         /* predict_sparse on the sparse training set: predict on the dense one */
         ops(&l)->predict(rs.hyp, &D->X, pd);
@@ -243,7 +269,7 @@ static void compare(const struct cfg *c, const struct bl_train *D, const struct 
         free(td), free(ts);
         ops(&l)->free_hyp(rd.hyp), ops(&l)->free_hyp(rs.hyp);
     }
-    free(od), free(os), free(pd), free(ps);
+    free(od), free(os), free(pd), free(ps), free(cm);
     sm_free(&L);
     ops(&l)->destroy(Ld), ops(&l)->destroy(Ls);
 }
@@ -284,8 +310,10 @@ Test(trees_sparse, predict_ignores_unseen_columns)
     cr_assert_not_null(L, "%s", err);
     struct sm S = sm_new(&T->tr);
     size_t n = T->tr.m * T->tr.k;
-    double *out = malloc(n * sizeof *out), *pw = malloc(n * sizeof *pw);
-    struct bl_fit_request q = {.G = S.G, .c = T->tr.k, .H = S.H, .Hu = S.U, .seed = 1};
+    double *out = malloc(n * sizeof *out), *pw = malloc(n * sizeof *pw),
+           *cm = malloc(3 * n * sizeof *cm);
+    struct bl_fit_request q0 = {.G = S.G, .c = T->tr.k, .H = S.H, .Hu = S.U, .seed = 1};
+    struct bl_fit_request q = sparse_request(ops(&l), &q0, T->tr.m, cm);
     struct bl_fit_result r = {.out = out};
     cr_assert_eq(ops(&l)->fit(L, &q, &r, err), 0, "%s", err);
     /* every row gets two more entries, in columns d and d + 3 */
@@ -307,7 +335,7 @@ Test(trees_sparse, predict_ignores_unseen_columns)
     cr_assert(memcmp(pw, out, n * sizeof *out) == 0, "unseen columns changed the outputs");
     ops(&l)->free_hyp(r.hyp);
     ops(&l)->destroy(L);
-    free(out), free(pw), free(rptr), free(rcol), free(rval);
+    free(out), free(pw), free(cm), free(rptr), free(rcol), free(rval);
     sm_free(&S);
     sset_free(Z);
     tset_free(T);

@@ -1120,9 +1120,15 @@ static void slots_init(struct grow *g)
         hist_offsets(g);
     }
     g->nslots = (g->max_nodes + 1) / 2 + 2;
-    g->slot = xmalloc(g->nslots * g->slot_len * sizeof *g->slot);
-    if (g->S) { /* clean buffers, lists for the slots and then the scratch */
-        memset(g->slot, 0, g->nslots * g->slot_len * sizeof *g->slot);
+    /* a sparse set's slots start clean: calloc's pages, which take memory
+     * only once a tree uses their slot (slot_take reuses the last freed) */
+    g->slot = g->S ? calloc(g->nslots * g->slot_len, sizeof *g->slot)
+                   : xmalloc(g->nslots * g->slot_len * sizeof *g->slot);
+    if (!g->slot) {
+        fputs("trees: out of memory\n", stderr);
+        abort();
+    }
+    if (g->S) { /* lists for the slots and then the scratch */
         g->touch = realloc(g->touch, (g->nslots + 1) * g->d * sizeof *g->touch);
         g->ntouch = realloc(g->ntouch, (g->nslots + 1) * sizeof *g->ntouch);
         if (!g->touch || !g->ntouch) {

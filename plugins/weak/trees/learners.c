@@ -47,11 +47,12 @@ struct tl {
     int hu_nonneg;       /* this tree's Hu >= 0 everywhere (select_pair)   */
     size_t nfits;        /* BOOSTLAB_PROFILE: fits, for tl_free's report    */
     struct piece { uint32_t q; size_t lo, n; } *piece; /* emit_tree's: m / EMIT_CHUNK + 2 J */
-    /* sparse training sets: the request's G, H and Hu class-major (k x m
-     * each, Hu only for pairs), copied once an iteration (cm_copy), so that
-     * a node's statistics read a few columns of m doubles instead of
-     * streaming every row's k classes */
-    double *cg, *ch, *cu;
+    /* sparse training sets (but DIAG's, which reads all k of a row): the
+     * request's G, H and Hu come class-major (k x m each; weak.h
+     * BL_NEEDS_CLASS_MAJOR), so that a node's statistics read a few columns
+     * of m doubles instead of streaming every row's k classes */
+    int cm;
+    const double *cg, *ch, *cu;
 };
 
 /* Row loops below this size stay on one thread: a parallel region costs
@@ -67,6 +68,12 @@ static void *xcalloc(size_t n, size_t sz)
         abort();
     }
     return p;
+}
+
+/* Entry (i, q) of the request's array A (G, H or Hu) in its layout. */
+static inline double at(const struct tl *L, const double *A, size_t i, size_t q)
+{
+    return L->cm ? A[q * L->m + i] : A[i * L->k + q];
 }
 
 struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthreads)
@@ -92,12 +99,7 @@ struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthrea
     L->nsum = xcalloc(nodes * 2 * L->k, sizeof *L->nsum);
     L->hassum = xcalloc(nodes, sizeof *L->hassum);
     L->piece = xcalloc(L->m / EMIT_CHUNK + nodes + 1, sizeof *L->piece);
-    if (tr->S && o->kind != TL_DIAG) { /* DIAG reads all k of a row */
-        L->cg = xcalloc(L->m * L->k, sizeof *L->cg);
-        L->ch = xcalloc(L->m * L->k, sizeof *L->ch);
-        if (o->kind == TL_AOSO || o->kind == TL_ABC)
-            L->cu = xcalloc(L->m * L->k, sizeof *L->cu);
-    }
+    L->cm = tr->S && o->kind != TL_DIAG; /* plugin.c's needs say so */
     if (o->kind == TL_AOSO) {
         L->rowent = xcalloc(L->m, sizeof *L->rowent);
         L->moved = xcalloc(2 * L->m, sizeof *L->moved);
@@ -143,16 +145,13 @@ void tl_free(struct tl *L)
     free(L->rowent);
     free(L->moved);
     free(L->piece);
-    free(L->cg);
-    free(L->ch);
-    free(L->cu);
     free(L);
 }
 
 /* a_i, b_i of example i for the pair (r, s), or class r alone when s < 0. */
 static inline void pair_ab(const struct tl *L, size_t i, int r, int s, double *a, double *b)
 {
-    if (L->cg) { /* the same values from the class-major copies */
+    if (L->cm) { /* the same values, class-major */
         size_t m = L->m;
         if (s < 0) {
             *a = L->cg[(size_t)r * m + i];
@@ -202,6 +201,39 @@ static BL_CLONES void add_rows(double *restrict a, double *restrict b, const dou
     }
 }
 
+/* add_rows for class-major G and H (k x m): the same chain per class,
+ * four classes of both at a time so that their chains overlap. */
+static void add_cols(double *restrict a, double *restrict b, const double *restrict G,
+                     const double *restrict H, const uint32_t *idx, size_t n, size_t m,
+                     size_t q0, size_t q1)
+{
+    size_t q = q0;
+    for (; H && q + 4 <= q1; q += 4) { /* G and H together: eight chains */
+        const double *g0 = G + q * m, *g1 = g0 + m, *g2 = g1 + m, *g3 = g2 + m;
+        const double *h0 = H + q * m, *h1 = h0 + m, *h2 = h1 + m, *h3 = h2 + m;
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0;
+        for (size_t j = 0; j < n; j++) {
+            size_t i = idx[j];
+            s0 += g0[i], s1 += g1[i], s2 += g2[i], s3 += g3[i];
+            t0 += h0[i], t1 += h1[i], t2 += h2[i], t3 += h3[i];
+        }
+        a[q] += s0, a[q + 1] += s1, a[q + 2] += s2, a[q + 3] += s3;
+        b[q] += t0, b[q + 1] += t1, b[q + 2] += t2, b[q + 3] += t3;
+    }
+    for (; q < q1; q++) {
+        const double *g = G + q * m, *h = H ? H + q * m : NULL;
+        double sa = 0.0, sb = 0.0;
+        for (size_t j = 0; j < n; j++) {
+            sa += g[idx[j]];
+            if (h)
+                sb += h[idx[j]];
+        }
+        a[q] += sa;
+        if (h)
+            b[q] += sb;
+    }
+}
+
 /* Inside a parallel region: this thread's range [q0, q1) of k classes, and
  * its number. */
 static size_t class_share(size_t k, size_t *q0, size_t *q1)
@@ -236,7 +268,10 @@ static void class_sums(struct tl *L, const uint32_t *idx, size_t n, int hess, do
         double *a = L->acc + (2 * k + 8) * t, *b = a + k;
         for (size_t q = q0; q < q1; q++)
             a[q] = b[q] = 0.0;
-        add_rows(a, b, G, H, idx, n, k, q0, q1);
+        if (L->cm)
+            add_cols(a, b, G, H, idx, n, L->m, q0, q1);
+        else
+            add_rows(a, b, G, H, idx, n, k, q0, q1);
         for (size_t q = q0; q < q1; q++) {
             gsum[q] = a[q];
             if (hess)
@@ -294,8 +329,9 @@ static void cross_all(struct tl *L, const uint32_t *idx, size_t n, int r, double
         size_t q0, q1, t = class_share(k, &q0, &q1);
         double *a = L->acc + (2 * k + 8) * t; /* own buffer: no false sharing */
         for (size_t q = q0; q < q1; q++)
-            a[q] = 0.0;
-        cross_rows(a, L->req->Hu, idx, n, k, r, q0, q1);
+            a[q] = L->cm ? cross_sum(L, idx, n, r, q) : 0.0;
+        if (!L->cm)
+            cross_rows(a, L->req->Hu, idx, n, k, r, q0, q1);
         for (size_t q = q0; q < q1; q++)
             c[q] = a[q];
     }
@@ -663,12 +699,13 @@ static const struct bl_fit_request *naive_request(struct tl *L, const struct bl_
     double *G = L->gn, *H = G + m * k;
     size_t left = 0; /* examples whose 1 - p_y is not 0 */
     for (size_t i = 0; i < m; i++) {
-        for (size_t q = 0; q < k; q++) {
-            double p = req->Hu[i * k + q];
-            G[i * k + q] = ((size_t)L->tr->y[i] == q ? 1.0 : 0.0) - p;
-            H[i * k + q] = p * (1.0 - p);
+        for (size_t q = 0; q < k; q++) { /* in the request's layout */
+            size_t e = L->cm ? q * m + i : i * k + q;
+            double p = req->Hu[e];
+            G[e] = ((size_t)L->tr->y[i] == q ? 1.0 : 0.0) - p;
+            H[e] = p * (1.0 - p);
         }
-        left += G[i * k + (size_t)L->tr->y[i]] != 0.0;
+        left += at(L, G, i, (size_t)L->tr->y[i]) != 0.0;
     }
     L->naive_done = left == 0;
     L->nreq = *req;
@@ -711,7 +748,7 @@ static int worst_class(const struct tl *L)
     double *loss = xcalloc(k, sizeof *loss);
     for (size_t i = 0; i < L->m; i++) {
         size_t y = (size_t)L->tr->y[i];
-        double g = L->req->G[i * k + y], p = g > 0 ? L->req->H[i * k + y] / g : 1.0;
+        double g = at(L, L->req->G, i, y), p = g > 0 ? at(L, L->req->H, i, y) / g : 1.0;
         loss[y] -= log(p > 1e-300 ? p : 1e-300);
     }
     int b = 0;
@@ -736,31 +773,10 @@ static double aoso_edge(const struct tl *L, const struct forest *f, const double
     for (size_t i = 0; i < L->m; i++) {
         const struct tentry *e = ent + L->rowent[i];
         size_t a = e[0].cls, b = e[1].cls, lo = a < b ? a : b, hi = a < b ? b : a;
-        edge += G[i * k + lo] * out[i * k + lo];
-        edge += G[i * k + hi] * out[i * k + hi];
+        edge += at(L, G, i, lo) * out[i * k + lo];
+        edge += at(L, G, i, hi) * out[i * k + hi];
     }
     return edge;
-}
-
-/* The class-major copies of the request's G, H (and Hu) (struct tl), 64
- * rows at a time: a block's rows stay in L1 while every class's column
- * takes its 64 values. */
-static void cm_copy(struct tl *L)
-{
-    size_t m = L->m, k = L->k;
-    const double *src[3] = {L->req->G, L->req->H, L->cu ? L->req->Hu : NULL};
-    double *dst[3] = {L->cg, L->ch, L->cu};
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(L->nthreads) if (L->nthreads > 1 && m * k >= 65536)
-#endif
-    for (size_t i0 = 0; i0 < m; i0 += 64) {
-        size_t i1 = m - i0 < 64 ? m : i0 + 64;
-        for (int a = 0; a < 3; a++)
-            if (src[a])
-                for (size_t q = 0; q < k; q++)
-                    for (size_t i = i0; i < i1; i++)
-                        dst[a][q * m + i] = src[a][i * k + q];
-    }
 }
 
 int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result *res,
@@ -781,8 +797,11 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     double *P = grow_profile(L->g), t0 = P ? grow_now() : 0.0;
     L->nfits++;
     L->req = L->o.kind == TL_AOSO && L->o.naive_residuals ? naive_request(L, req) : req;
-    if (L->cg)
-        cm_copy(L);
+    if (L->cm) {
+        L->cg = L->req->G;
+        L->ch = L->req->H;
+        L->cu = L->req->Hu;
+    }
     struct forest *f = forest_new(k);
     zero_rows(L, res->out);
     switch (L->o.kind) {
@@ -855,9 +874,9 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
      * run goes on as the authors' code does, to the loss tolerance) */
     int sparse = L->o.kind == TL_AOSO && L->rowent_ok;
     double edge = sparse ? aoso_edge(L, f, res->out) : 0.0;
-    if (!sparse)
-        for (size_t q = 0; q < m * k; q++)
-            edge += L->req->G[q] * res->out[q];
+    for (size_t i = 0; !sparse && i < m; i++) /* row by row, classes ascending */
+        for (size_t q = 0; q < k; q++)
+            edge += at(L, L->req->G, i, q) * res->out[i * k + q];
     forest_seal(f);
     res->hyp = f;
     res->outdim = k;

@@ -183,10 +183,10 @@ static void free_hyp(void *hyp)
         .predict = predict, .save = save, .load = load, .free_hyp = free_hyp,                \
         .needs = needs_flags, .predict_add = predict_add, .predict_sparse = predict_sparse}
 
-OPS(aoso_ops, aoso_create, BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG);
+OPS(aoso_ops, aoso_create, BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG | BL_NEEDS_CLASS_MAJOR);
 OPS(diag_ops, diag_create, BL_NEEDS_HESSIAN);
-OPS(class_ops, class_create, BL_NEEDS_HESSIAN);
-OPS(abc_ops, abc_create, BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG);
+OPS(class_ops, class_create, BL_NEEDS_HESSIAN | BL_NEEDS_CLASS_MAJOR);
+OPS(abc_ops, abc_create, BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG | BL_NEEDS_CLASS_MAJOR);
 
 static const struct bl_plugin aoso_plugin = {
     BL_SDK_VERSION, BL_ROLE_WEAK, "aoso-tree",
