@@ -98,6 +98,22 @@ sed 's/^recipe = mcboost-exp$/recipe = mcboost-exp\nweak = wlda/' "$TMP/e.ini" >
 grep -q "does not take sparse data: densified .* MB)" "$TMP/err" \
   || fail "no densify line: $(cat "$TMP/err")"
 
+# the linear learners (one column each: AdaBoost.ECC's code columns) train
+# on the set held sparse (implicit centring, no dense copy) and agree with
+# the same set held dense
+for w in linsvm perceptron; do
+  for st in sparse dense; do
+    sed "s/^recipe = mcboost-exp\$/recipe = adaboost-ecc\nweak = $w/; s/^storage = sparse\$/storage = $st/" \
+      "$TMP/e.ini" >"$TMP/$w.$st.ini"
+    "$BL" run -v -q -o "$TMP/$w.$st" "$TMP/$w.$st.ini" >/dev/null 2>"$TMP/err" \
+      || fail "$w on the set held $st exited $?: $(cat "$TMP/err")"
+    [[ $st == sparse ]] && grep -q "densified" "$TMP/err" && fail "$w got a dense copy of the sparse set"
+    "$BL" results "$TMP/$w.$st" | awk 'NR > 1 {print $4, $5, $6}' >"$TMP/$w.$st.err"
+  done
+  cmp -s "$TMP/$w.sparse.err" "$TMP/$w.dense.err" ||
+    fail "$w: sparse and dense storage disagree: $(cat "$TMP/$w.sparse.err") / $(cat "$TMP/$w.dense.err")"
+done
+
 # the tree learners take the sparse set as it is, and AOSO's sparse outputs
 # score the sparse test file through predict_sparse (not the dense predict_add)
 sed 's/^recipe = mcboost-exp$/recipe = aoso-logitboost/' "$TMP/e.ini" >"$TMP/aoso.ini"
