@@ -793,9 +793,8 @@ static void add_entries(const struct grow *g, const uint32_t *idx, size_t j0, si
     for (size_t j = j0; j < j1; j++) {
         size_t i = seq ? j : idx[j];
         const double *sj = g->st + s * j;
-        for (size_t e = rptr[i]; e < rptr[i + 1]; e++) {
+        for (size_t e = rptr[i]; e < rptr[i + 1]; e++)
             add_entry(h + ebin[e], sj, s);
-        }
     }
 }
 
@@ -863,9 +862,11 @@ static void build_stored(struct grow *g, const uint32_t *idx, size_t n, int seq,
 
 /* scan_stored's copy, zero-bin fill and scan_bins for a feature of two
  * bins, one pair and no missing values (a binary word feature): its one
- * candidate, the same operations on the same values; h0, h1: the stored
- * sums of its bins, tT = term(T[0], T[1]), c: the node's rows without an
- * entry (> 0 fills the zero bin). */
+ * candidate's gain, the same operations on the same values; h0, h1: the
+ * stored sums of its bins, tT = term(T[0], T[1]), c: the node's rows
+ * without an entry (> 0 fills the zero bin).  Its threshold, cut[f][0], is
+ * left to the caller to read for the feature it keeps: a load from each
+ * feature's own cut array cost half of a scan of all features. */
 static struct fbest scan_two(const struct grow *g, size_t f, const double *h0, const double *h1,
                              size_t n, const double *T, double tT, double c)
 {
@@ -879,8 +880,7 @@ static struct fbest scan_two(const struct grow *g, size_t f, const double *h0, c
         return (struct fbest){-HUGE_VAL, 0, 0};
     double L0 = 0.0 + b0[0], L1 = 0.0 + b0[1];
     double gain = 0.5 * ((term(L0, L1) + term(T[0] - L0, T[1] - L1)) - tT);
-    return gain > -HUGE_VAL ? (struct fbest){gain, g->tr->Q.cut[f][0], 0}
-                            : (struct fbest){-HUGE_VAL, 0, 0};
+    return (struct fbest){gain > -HUGE_VAL ? gain : -HUGE_VAL, 0, 0};
 }
 
 /* The best split (gain, feat, thr, mr into b) among the features at
@@ -907,7 +907,8 @@ static void scan_range(struct grow *g, struct gnode *b, const double *h, size_t 
             continue; /* nothing stored in the node: one bin */
         const double *M = msum_of(g, f, s);
         struct fbest fb;
-        if (nb == 2 && s == 2 && !M) { /* binary features: one candidate */
+        int two = nb == 2 && s == 2 && !M;
+        if (two) { /* binary features: one candidate */
             static const double none[3] = {0.0, 0.0, 0.0};
             const double *b0 = g->clo[f] == 0 ? hc : none;
             const double *b1 = g->clo[f] == 1 ? hc : cb == 2 ? hc + w : none;
@@ -933,7 +934,7 @@ static void scan_range(struct grow *g, struct gnode *b, const double *h, size_t 
         if (fb.gain > b->gain || (fb.gain == b->gain && (int32_t)f < b->feat)) {
             b->gain = fb.gain;
             b->feat = (int32_t)f;
-            b->thr = fb.thr;
+            b->thr = two && fb.gain > -HUGE_VAL ? g->tr->Q.cut[f][0] : fb.thr;
             b->mr = fb.mr;
         }
     }
