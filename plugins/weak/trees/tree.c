@@ -151,6 +151,11 @@ static void add_outputs(const struct forest *f, const struct bl_matrix *X,
     if (f->apart) { /* AOSO's one tree, K-LogitBoost's, LogitBoost's k one-class trees */
         for (size_t j = 0; j < f->ntrees; j++) {
             const struct tree *t = &f->t[j];
+            /* rows apart on the threads (each row's F its own): scoring a
+             * test set was a serial section of every iteration */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (m >= 4096)
+#endif
             for (size_t i = 0; i < m; i++) {
                 const struct tnode *n = leaf_of(t, X, S, i);
                 for (uint32_t e = n->a; e < n->a + n->b; e++)
