@@ -9,7 +9,7 @@
 # 5200 rows, 26 classes), 200 iterations, and glass at 500.  75/25 splits.
 #
 #   bench/structboost-master.sh [--eps LIST] [--master M] [--data LIST] [--check N]
-#                               [--no-mslack] [--out DIR]
+#                               [--no-mslack] [--cpu] [--out DIR]
 #
 # Prints one markdown row per data set and eps_cp: the training time of
 # each run (weak learner + master + bookkeeping, summed over iterations, as
@@ -22,11 +22,15 @@
 # every N iterations instead, 0: no check; on letter one from-scratch
 # m-slack solve takes minutes; --no-mslack: the 1-slack run only, for
 # letter, whose m-slack LP of 97,500 rows did not finish in 19 minutes).
+# --cpu: also run each algorithm once more in a process of its own, without
+# the check, under GNU time, and print their CPU seconds (user + system of
+# the whole process) and ratio: on a shared machine the load inflates wall
+# time far more than CPU time.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BL=${BL:-$ROOT/boostlab}
-EPS=0.01 MASTER=pairs DATA=glass,vowel,satimage,pendigits,letter,glass500 OUT= CHECK=50 MSLACK=1
-usage() { sed -n '2,25s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+EPS=0.01 MASTER=pairs DATA=glass,vowel,satimage,pendigits,letter,glass500 OUT= CHECK=50 MSLACK=1 CPU=0
+usage() { sed -n '2,29s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 while [[ $# -gt 0 ]]; do
   case $1 in
     --eps) [[ $# -ge 2 ]] || usage; EPS=$2; shift 2 ;;
@@ -34,6 +38,7 @@ while [[ $# -gt 0 ]]; do
     --data) [[ $# -ge 2 ]] || usage; DATA=$2; shift 2 ;;
     --check) [[ $# -ge 2 ]] || usage; CHECK=$2; shift 2 ;;
     --no-mslack) MSLACK=0; shift ;;
+    --cpu) CPU=1; shift ;;
     --out) [[ $# -ge 2 ]] || usage; OUT=$2; shift 2 ;;
     *) usage ;;
   esac
@@ -59,8 +64,29 @@ data_keys() { # the [data] keys of a set
   printf 'test_ratio = 0.25\n'
 }
 
-printf '| data | iterations | eps_cp | 1-slack s | m-slack s | ratio 1/m | 1-slack master s | m-slack master s | final objective rel. diff. | same columns, every %sth: max rel. diff. |\n' "$CHECK"
-printf '|---|---|---|---|---|---|---|---|---|---|\n'
+cpu_cols=; cpu_rule=
+((CPU)) && cpu_cols=' 1-slack CPU s | m-slack CPU s | CPU ratio 1/m |' cpu_rule='---|---|---|'
+printf '| data | iterations | eps_cp | 1-slack s | m-slack s | ratio 1/m | 1-slack master s | m-slack master s | final objective rel. diff. | same columns, every %sth: max rel. diff. |%s\n' "$CHECK" "$cpu_cols"
+printf '|---|---|---|---|---|---|---|---|---|---|%s\n' "$cpu_rule"
+
+# CPU seconds (user + system) of one run of algorithm $3 ("one" or "m") of
+# the data set $1 at eps_cp $2, alone in its process, without the check
+cpu_run() {
+  local ini=$TMP/$1-$2-cpu-$3.ini name=$1 it=200
+  [[ $1 == glass500 ]] && it=500 name=glass
+  {
+    printf '[experiment]\nname = sbcpu\nrepeats = 1\niterations = %s\nthreads = 1\noutput = %s/cpu-%s-%s-%s\n\n' "$it" "$TMP" "$1" "$2" "$3"
+    printf '[data %s]\n' "$name"; data_keys "$1"
+    if [[ $3 == one ]]; then
+      printf '\n[algorithm one]\nrecipe = structboost-stump\nmaster = %s\neps_cp = %s\n' "$MASTER" "$2"
+    else
+      printf '\n[algorithm m]\nrecipe = structboost-stump\nformulation = m-slack\n'
+    fi
+  } >"$ini"
+  /usr/bin/time -f '%U %S' -o "$ini.time" "$BL" run --jobs 1 "$ini" >"$ini.out" 2>"$ini.log" ||
+    { echo "$0: $1 ($3) failed:" >&2; tail -n 5 "$ini.log" >&2; exit 1; }
+  awk 'END { printf "%.2f", $1 + $2 }' "$ini.time"
+}
 IFS=, read -ra sets <<<"$DATA"
 IFS=, read -ra epss <<<"$EPS"
 for e in "${epss[@]}"; do
@@ -77,7 +103,12 @@ for e in "${epss[@]}"; do
     "$BL" run --jobs 1 "$ini" >"$TMP/$d-$e.out" 2>"$TMP/$d-$e.log" ||
       { echo "$0: $d failed:" >&2; tail -n 5 "$TMP/$d-$e.log" >&2; exit 1; }
     "$BL" results -c -f csv "$TMP/out-$d-$e" >"$TMP/$d-$e.csv"
-    python3 - "$TMP/$d-$e.csv" "$TMP/$d-$e.log" "$d" "$it" "$e" <<'EOF'
+    c1=- cm=-
+    if ((CPU)); then
+      c1=$(cpu_run "$d" "$e" one)
+      ((MSLACK)) && cm=$(cpu_run "$d" "$e" m)
+    fi
+    python3 - "$TMP/$d-$e.csv" "$TMP/$d-$e.log" "$d" "$it" "$e" "$CPU" "$c1" "$cm" <<'EOF'
 import csv, re, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 t, tc, f = {}, {}, {}
@@ -92,7 +123,11 @@ print("| %s | %s | %s | %.2f | %s | %s | %.2f | %s | %s | %s |" % (
     sys.argv[3], sys.argv[4], sys.argv[5], t["one"], "%.2f" % t["m"] if m else "-",
     "%.2f" % (t["one"] / t["m"]) if m else "-", tc["one"], "%.2f" % tc["m"] if m else "-",
     "%.2e" % ((f["one"] - f["m"]) / f["m"]) if m else "-",
-    "%.1e (%d checks)" % (max(chk), len(chk)) if chk else "-"))
+    "%.1e (%d checks)" % (max(chk), len(chk)) if chk else "-"), end="")
+if sys.argv[6] == "1":
+    c1, cm = sys.argv[7], sys.argv[8]
+    print(" %s | %s | %s |" % (c1, cm, "%.2f" % (float(c1) / float(cm)) if cm != "-" else "-"), end="")
+print()
 EOF
   done
 done
