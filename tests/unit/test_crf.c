@@ -270,7 +270,7 @@ Test(crf, zero_one_stump)
         }
     }
     int y[m] = {0};
-    struct bl_train tr = {m, d, 2, y, {m, d, x}, {m, d, bins, nb, cutp}};
+    struct bl_train tr = {m, d, 2, y, {m, d, x}, {m, d, bins, nb, cutp}, NULL, NULL};
     bl_paramset ps[2];
     bl_error e;
     void *L[2];
