@@ -61,6 +61,10 @@ section=$("$ROOT/bench/data-section.sh" debsec)
 TMP=$(mktemp -d /tmp/bl-sparse-debsec-XXXXXX)
 trap '[[ -n $TMP && -d $TMP ]] && rm -rf "$TMP"' EXIT
 export OMP_NUM_THREADS=$THREADS
+# the median of a[1..n] (awk), for both tables
+MED='function med(a, n,   i, j, t) {
+    for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }'
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
 if ((QUICK)); then
@@ -74,11 +78,10 @@ elif [[ $PEER == capi ]]; then
     printf '[algorithm xgb]\nrecipe = xgboost-hist\n'; } >"$TMP/xgb.ini"
   /usr/bin/time -f '%M %e' -o "$TMP/xgb.time" "$BL" run -q "$TMP/xgb.ini" >/dev/null
   ver=$(dpkg-query -W -f '${Version}' libxgboost0 2>/dev/null | sed 's/-[^-]*$//') || ver=''
-  "$BL" results --curves -f csv "$TMP/xgb" | awk -F, -v ver="$ver" '
+  "$BL" results --curves -f csv "$TMP/xgb" | awk -F, -v ver="$ver" "$MED"'
     NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     { n++; t[n] = $c["t_weak"]; k = $c["trees"] - last; last = $c["trees"]; e = $c["test_err"] }
-    END { for (i = 2; i <= n; i++) { v = t[i]; for (j = i - 1; j >= 1 && t[j] > v; j--) t[j + 1] = t[j]; t[j + 1] = v }
-          m = n % 2 ? t[(n + 1) / 2] : (t[n / 2] + t[n / 2 + 1]) / 2
+    END { m = med(t, n)
           printf "xgboost=%s(C API)\nrounds=%d\ntrees_per_round=%d\ns_per_tree=%.6g\ntest_err=%.6g\n", ver == "" ? "" : ver " ", n, k, m / k, e }' >"$TMP/xgb.out"
   k=$(sed -n 's/^trees_per_round=//p' "$TMP/xgb.out")
   iters=$((ROUNDS * k))
@@ -101,9 +104,7 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 awk -F, -v recipe="$RECIPE" -v th="$THREADS" -v load="$load0 / $load1" \
     -v wait="${OMP_WAIT_POLICY:+, OMP_WAIT_POLICY=$OMP_WAIT_POLICY}" \
     -v xtime="$(cat "$TMP/xgb.time")" -v btime="$(cat "$TMP/bl.time")" '
-  function med(a, n,   i, j, t) {
-    for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+  '"$MED"'
   function bar(ok) { return ok ? "met" : "**not met**" }
   FILENAME ~ /xgb.out$/ { split($0, kv, "="); X[kv[1]] = kv[2]; next }
   FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }

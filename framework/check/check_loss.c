@@ -1028,12 +1028,12 @@ static enum chk_status check_update(chk_ctx *c)
     }
     struct lspec sp = {"update", shapes_std, NEL(shapes_std), scales_std, NEL(scales_std),
                        GEN_SMOOTH, 0, prop_update, 1};
-    return simple_check(c, &sp, ((const struct bl_loss_ops *)c->p->ops)->update_class_major
-                        ? "update after two scores a row moved gives eval's value and "
-                          "-gradient and hessian's h and u bit for bit; update_class_major "
-                          "the same, transposed"
-                        : "update after two scores a row moved gives eval's value and "
-                          "-gradient and hessian's h and u bit for bit");
+    char what[200];
+    snprintf(what, sizeof what, "update after two scores a row moved gives eval's value and "
+             "-gradient and hessian's h and u bit for bit%s",
+             ((const struct bl_loss_ops *)c->p->ops)->update_class_major
+                 ? "; update_class_major the same, transposed" : "");
+    return simple_check(c, &sp, what);
 }
 
 static enum chk_status check_determinism(chk_ctx *c)

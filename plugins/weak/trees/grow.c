@@ -934,7 +934,7 @@ static void scan_range(struct grow *g, struct gnode *b, const double *h, size_t 
         if (fb.gain > b->gain || (fb.gain == b->gain && (int32_t)f < b->feat)) {
             b->gain = fb.gain;
             b->feat = (int32_t)f;
-            b->thr = two && fb.gain > -HUGE_VAL ? g->tr->Q.cut[f][0] : fb.thr;
+            b->thr = two ? g->tr->Q.cut[f][0] : fb.thr; /* taken: gain > -inf */
             b->mr = fb.mr;
         }
     }

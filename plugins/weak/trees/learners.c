@@ -52,7 +52,6 @@ struct tl {
      * BL_NEEDS_CLASS_MAJOR), so that a node's statistics read a few columns
      * of m doubles instead of streaming every row's k classes */
     int cm;
-    const double *cg, *ch, *cu;
 };
 
 /* Row loops below this size stay on one thread: a parallel region costs
@@ -153,14 +152,15 @@ static inline void pair_ab(const struct tl *L, size_t i, int r, int s, double *a
 {
     if (L->cm) { /* the same values, class-major */
         size_t m = L->m;
+        const double *cg = L->req->G, *ch = L->req->H, *cu = L->req->Hu;
         if (s < 0) {
-            *a = L->cg[(size_t)r * m + i];
-            *b = L->ch[(size_t)r * m + i];
+            *a = cg[(size_t)r * m + i];
+            *b = ch[(size_t)r * m + i];
             return;
         }
-        *a = L->cg[(size_t)r * m + i] - L->cg[(size_t)s * m + i];
-        *b = L->ch[(size_t)r * m + i] + L->ch[(size_t)s * m + i] +
-             2.0 * L->cu[(size_t)r * m + i] * L->cu[(size_t)s * m + i];
+        *a = cg[(size_t)r * m + i] - cg[(size_t)s * m + i];
+        *b = ch[(size_t)r * m + i] + ch[(size_t)s * m + i] +
+             2.0 * cu[(size_t)r * m + i] * cu[(size_t)s * m + i];
         return;
     }
     const double *G = L->req->G + i * L->k, *H = L->req->H + i * L->k;
@@ -286,8 +286,8 @@ static double cross_sum(const struct tl *L, const uint32_t *idx, size_t n, int r
     const double *U = L->req->Hu;
     size_t k = L->k;
     double c = 0.0;
-    if (L->cu) { /* the class-major copy: the same products, in order */
-        const double *ur = L->cu + (size_t)r * L->m, *uq = L->cu + q * L->m;
+    if (L->cm) { /* class-major: the same products, in order */
+        const double *ur = U + (size_t)r * L->m, *uq = U + q * L->m;
         for (size_t j = 0; j < n; j++)
             c += ur[idx[j]] * uq[idx[j]];
         return c;
@@ -797,11 +797,6 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     double *P = grow_profile(L->g), t0 = P ? grow_now() : 0.0;
     L->nfits++;
     L->req = L->o.kind == TL_AOSO && L->o.naive_residuals ? naive_request(L, req) : req;
-    if (L->cm) {
-        L->cg = L->req->G;
-        L->ch = L->req->H;
-        L->cu = L->req->Hu;
-    }
     struct forest *f = forest_new(k);
     zero_rows(L, res->out);
     switch (L->o.kind) {
