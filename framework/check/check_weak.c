@@ -229,6 +229,23 @@ static const char *moved_problem(const uint32_t *mv, size_t nm, const double *ou
     return NULL;
 }
 
+/* NULL when moved_out (2.3) can stand for the outputs: moved lists to go
+ * with it, and 0 at their padding; then out = its dense form. */
+static const char *moved_out_problem(const struct bl_fit_result *rs, double *out, size_t m,
+                                     size_t c)
+{
+    if (!rs->moved || !rs->nmoved)
+        return "moved_out is set without moved lists (nmoved 0 or moved NULL)";
+    for (size_t e = 0; e < m * rs->nmoved; e++)
+        if (rs->moved[e] == BL_MOVED_NONE && rs->moved_out[e] != 0.0)
+            return "moved_out is not 0 at a BL_MOVED_NONE entry";
+    for (size_t e = 0; e < m * rs->nmoved; e++)
+        if (rs->moved[e] != BL_MOVED_NONE && rs->moved[e] >= c)
+            return "a row lists a class out of range";
+    bl_moved_expand(out, m, c, rs->moved, rs->nmoved, rs->moved_out);
+    return NULL;
+}
+
 static void fit_free(const struct wst *W, struct fit *f)
 {
     if (f->hyp)
@@ -284,7 +301,9 @@ static void do_fit(const struct wst *W, void *L, const struct wcase *w, uint64_t
     f->hyp = rs.hyp;
     f->outdim = rs.outdim;
     f->edge = rs.edge;
-    if (f->rc == 0 && rs.nmoved)
+    if (f->rc == 0 && rs.moved_out) /* the outputs are these, as the host reads them */
+        f->moved_bad = moved_out_problem(&rs, f->out, w->m, w->c);
+    if (f->rc == 0 && rs.nmoved && !f->moved_bad)
         f->moved_bad = moved_problem(rs.moved, rs.nmoved, f->out, w->m, w->c);
     if (f->rc == 0 && f->hyp)
         f->text = save_text(W, f->hyp);

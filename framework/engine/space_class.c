@@ -78,7 +78,7 @@ static void argmax_all(bl_run *r)
 static void add_moved(bl_run *r, const double *w)
 {
     size_t k = r->k, nm = r->nmoved, wrong = 0;
-    const double *out = r->cls;
+    const double *out = r->cls, *mo = r->moved_out;
     double *F = r->F;
     const uint32_t *mv = r->moved;
     const int *y = r->tr->y;
@@ -93,7 +93,7 @@ static void add_moved(bl_run *r, const double *w)
         int rescan = 0;
         for (size_t j = 0; j < nm; j++)
             if (mi[j] != BL_MOVED_NONE) {
-                Fi[mi[j]] += out[i * k + mi[j]] * w[mi[j]];
+                Fi[mi[j]] += (mo ? mo[i * nm + j] : out[i * k + mi[j]]) * w[mi[j]];
                 rescan |= mi[j] == a;
             }
         if (rescan) {
@@ -215,6 +215,8 @@ int bl_run_fit(bl_run *r, const struct bl_fit_request *req, struct bl_fit_result
     *res = (struct bl_fit_result){.out = r->out};
     if (r->wo->fit(r->weak, req, res, msg) < 0)
         return bl_errf(err, "weak learner %s: %s", r->cfg->weak->plugin->name, msg);
+    if (res->moved_out && !r->sparse_out) /* a phase reads the dense outputs */
+        bl_moved_expand(res->out, r->m, req->c, res->moved, res->nmoved, res->moved_out);
     return 0;
 }
 
@@ -244,6 +246,8 @@ static int class_init(bl_run *r, bl_model *mo, bl_error *err)
     /* a totally corrective solver rebuilds F from every term: nothing is
      * incremental there */
     r->lazy = r->lo->update && !r->tc && lazy_wanted();
+    /* with no solver the outputs only move F: add_moved reads them sparse */
+    r->sparse_out = r->lazy && !r->so;
     if (r->lazy) {
         r->amax = bl_xcalloc(r->m, sizeof *r->amax); /* F = 0: class 0 (F comes later) */
         r->wrong = 0;
@@ -278,6 +282,7 @@ static int class_add(bl_run *r, int it, bl_model *mo, struct bl_fit_result *res,
     if (r->lazy && res->nmoved && res->moved && res->outdim == r->k) {
         r->moved = res->moved;
         r->nmoved = res->nmoved;
+        r->moved_out = r->sparse_out ? res->moved_out : NULL;
     }
     return 0;
 }

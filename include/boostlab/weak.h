@@ -72,15 +72,36 @@ struct bl_fit_result {
      * is 0 (+0).  E.g. an AOSO tree's leaf moves one pair: nmoved = 2.  The
      * host then adds the term to the scores on those entries only and tells
      * a loss with `update` (loss.h) which scores moved.  The array is the
-     * learner's, valid until its next fit or destroy.  out is still filled
-     * whole (zeros included): the host may hand a fresh buffer to every
-     * fit. */
+     * learner's, valid until its next fit or destroy.  Without moved_out,
+     * out is still filled whole (zeros included): the host may hand a
+     * fresh buffer to every fit. */
     const uint32_t *moved;
     size_t nmoved;
+    /* (2.3) Optional with moved: m x nmoved, the outputs at moved's
+     * entries (0 at the padding), the learner's like moved.  When set, the
+     * host reads the outputs from here and never from out, which the
+     * learner may leave as it found it: no m x c array to clear and fill
+     * in each fit (on 41749 rows x 20 classes, 6.7 MB).  The host expands
+     * them into out itself when a phase needs them dense (a coefficient
+     * solver, an output coding, BOOSTLAB_LAZY=0). */
+    const double *moved_out;
 };
 
 /* Padding of bl_fit_result.moved (and loss.h's update): no class. */
 #define BL_MOVED_NONE UINT32_MAX
+
+/* out (m x c) = the sparse outputs moved / moved_out (2.3) written dense:
+ * +0 but at moved's entries.  For hosts and tests that want out whole. */
+static inline void bl_moved_expand(double *out, size_t m, size_t c, const uint32_t *moved,
+                                   size_t nmoved, const double *moved_out)
+{
+    for (size_t i = 0; i < m * c; i++)
+        out[i] = 0.0;
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < nmoved; j++)
+            if (moved[i * nmoved + j] != BL_MOVED_NONE)
+                out[i * c + moved[i * nmoved + j]] = moved_out[i * nmoved + j];
+}
 
 /* What a learner asks the engine to put in each request (bl_weak_ops.needs). */
 enum bl_weak_needs {

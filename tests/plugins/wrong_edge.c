@@ -11,6 +11,10 @@
  * Built with -DWRONG_PREDICT_ADD it is "fixture-wrong-predict-add" instead:
  * the edge right (max_r |s_r|), but a predict_add that forgets the
  * coefficients w, adding the bare output to every column.
+ *
+ * Built with -DWRONG_MOVED_OUT it is "fixture-wrong-moved-out": the edge
+ * right, but its answer sets bl_fit_result.moved_out (SDK 2.3) without the
+ * moved lists that say which entries those values are.
  */
 #include <boostlab/boostlab.h>
 
@@ -76,7 +80,7 @@ static int we_fit(void *self, const struct bl_fit_request *req, struct bl_fit_re
             double s = 0.0;
             for (size_t i = 0; i < m; i++)
                 s += req->G[i * c + r] * (bins[i] > b ? 1.0 : -1.0);
-#ifdef WRONG_PREDICT_ADD
+#if defined WRONG_PREDICT_ADD || defined WRONG_MOVED_OUT
             sum = absd(s) > sum ? absd(s) : sum; /* the right edge: max_r |s_r| */
 #else
             sum += absd(s); /* the deliberate mistake: this becomes the edge */
@@ -110,6 +114,10 @@ static int we_fit(void *self, const struct bl_fit_request *req, struct bl_fit_re
     res->hyp = h;
     res->outdim = 1;
     res->edge = best_sum;
+#ifdef WRONG_MOVED_OUT
+    static const double stray[1] = {0.0}; /* the deliberate mistake */
+    res->moved_out = stray;
+#endif
     return 0;
 }
 
@@ -139,6 +147,10 @@ static void we_predict_add(const void *hyp, const struct bl_matrix *X, const dou
 #define PREDICT_ADD we_predict_add
 #define NAME "fixture-wrong-predict-add"
 #define DOC "stump on feature 0 whose predict_add ignores the coefficients (test fixture)"
+#elif defined WRONG_MOVED_OUT
+#define PREDICT_ADD NULL
+#define NAME "fixture-wrong-moved-out"
+#define DOC "stump on feature 0 answering moved_out without moved lists (test fixture)"
 #else
 #define PREDICT_ADD NULL
 #define NAME "fixture-wrong-edge"

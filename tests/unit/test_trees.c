@@ -356,6 +356,8 @@ static struct answer fit(const struct cfg *c, void *L, const struct bl_fit_reque
     A.ok = A.ops->fit(L, q, &A.res, A.err) == 0;
     if (!A.ok)
         return A;
+    if (A.res.moved_out) /* sparse outputs (AOSO): out as the host reads them */
+        bl_moved_expand(A.out, m, k, A.res.moved, A.res.nmoved, A.res.moved_out);
     cr_assert_not_null(A.res.hyp);
     cr_assert_eq(A.res.outdim, k, "%s: outdim %zu", c->p->name, A.res.outdim);
     cr_assert_eq(A.ops->outdim(A.res.hyp), k);

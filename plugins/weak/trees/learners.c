@@ -40,10 +40,10 @@ struct tl {
     struct bl_fit_request nreq; /* ... and the request that points at them */
     int nthreads;
     double *acc;         /* class_sums: 2 k per thread, 64-byte apart      */
-    uint32_t *rowent;    /* AOSO: each example's leaf's first entry ...    */
-    int rowent_ok;       /* ... and every leaf has two (its pair)          */
     uint32_t *moved;     /* AOSO: each example's leaf's classes, ascending
                             (m x 2, BL_MOVED_NONE pads a one-class leaf) */
+    double *mvout;       /* ... and their outputs (m x 2, 0 at the pad):
+                            AOSO never fills the dense m x k out          */
     int hu_nonneg;       /* this tree's Hu >= 0 everywhere (select_pair)   */
     size_t nfits;        /* BOOSTLAB_PROFILE: fits, for tl_free's report    */
     struct piece { uint32_t q; size_t lo, n; } *piece; /* emit_tree's: m / EMIT_CHUNK + 2 J */
@@ -100,8 +100,8 @@ struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthrea
     L->piece = xcalloc(L->m / EMIT_CHUNK + nodes + 1, sizeof *L->piece);
     L->cm = tr->S && o->kind != TL_DIAG; /* plugin.c's needs say so */
     if (o->kind == TL_AOSO) {
-        L->rowent = xcalloc(L->m, sizeof *L->rowent);
         L->moved = xcalloc(2 * L->m, sizeof *L->moved);
+        L->mvout = xcalloc(2 * L->m, sizeof *L->mvout);
     }
     return L;
 }
@@ -141,7 +141,7 @@ void tl_free(struct tl *L)
     free(L->out2);
     free(L->gn);
     free(L->acc);
-    free(L->rowent);
+    free(L->mvout);
     free(L->moved);
     free(L->piece);
     free(L);
@@ -589,28 +589,30 @@ static void leaf_values(struct tl *L, struct tree *t, size_t q, const uint32_t *
     }
 }
 
-/* Leaf q's outputs on examples idx[0..n) (some of its own) added to out,
- * and their rows' entry and moved lists.  Leaves own disjoint examples,
- * entries and rows of out. */
+/* Leaf q's outputs on examples idx[0..n) (some of its own): AOSO's as
+ * their rows' moved lists and values (weak.h moved_out), the others added
+ * to out.  Leaves own disjoint examples, entries and rows. */
 static void leaf_writes(struct tl *L, const struct tree *t, size_t q, const uint32_t *idx, size_t n,
                         double *out)
 {
     size_t k = L->k;
     uint32_t first = t->node[q].a, ne = first + t->node[q].b;
+    if (L->moved) {
+        const struct tentry *e = t->ent + first;
+        int two = ne - first == 2, swap = two && e[1].cls < e[0].cls;
+        uint32_t lo = e[swap].cls, hi = two ? e[!swap].cls : BL_MOVED_NONE;
+        /* 0 + v: the +0 of the dense sum 0 += v, were v -0 */
+        double vlo = 0.0 + e[swap].v, vhi = two ? 0.0 + e[!swap].v : 0.0;
+        for (size_t j = 0; j < n; j++) {
+            size_t i = idx[j];
+            L->moved[2 * i] = lo, L->moved[2 * i + 1] = hi;
+            L->mvout[2 * i] = vlo, L->mvout[2 * i + 1] = vhi;
+        }
+        return;
+    }
     for (size_t j = 0; j < n; j++)
         for (uint32_t e = first; e < ne; e++)
             out[(size_t)idx[j] * k + t->ent[e].cls] += t->ent[e].v;
-    if (L->rowent)
-        for (size_t j = 0; j < n; j++)
-            L->rowent[idx[j]] = first;
-    if (L->moved) { /* the sparse outputs' classes (weak.h moved) */
-        uint32_t a = t->ent[first].cls, b = ne - first == 2 ? t->ent[first + 1].cls : a;
-        uint32_t lo = a < b ? a : b, hi = a == b ? BL_MOVED_NONE : a < b ? b : a;
-        for (size_t j = 0; j < n; j++) {
-            L->moved[2 * (size_t)idx[j]] = lo;
-            L->moved[2 * (size_t)idx[j] + 1] = hi;
-        }
-    }
 }
 
 /* The tree of the grower's current shape with this learner's leaf values,
@@ -643,8 +645,6 @@ static void emit_tree(struct tl *L, struct forest *f, size_t nn, double *out)
             if (s >= 0)
                 t->ent[ne++] = (struct tentry){(uint32_t)s, 0.0};
         }
-        if (L->o.kind == TL_AOSO && ne - first != 2)
-            L->rowent_ok = 0; /* a one-class leaf: aoso_edge cannot serve */
         t->node[q] = (struct tnode){-1, 0.0f, first, ne - first, 0};
     }
     t->nent = ne;
@@ -759,22 +759,21 @@ static int worst_class(const struct tl *L)
     return b;
 }
 
-/* <G, out> of an AOSO tree, whose out is zero but for its leaf's pair in
- * each row: those two products per row, in the order of the dense sum over
- * all m k (row by row, classes ascending).  The skipped terms are G 0 = +-0
- * (G is finite), which leave a sum that starts at +0 unchanged, so this is
- * the dense sum bit for bit in O(m) instead of a chain of m k additions. */
-static double aoso_edge(const struct tl *L, const struct forest *f, const double *out)
+/* <G, out> of an AOSO tree, whose dense out would be zero but for its
+ * leaf's pair in each row: those (one or two) products per row, in the
+ * order of the dense sum over all m k (row by row, classes ascending).
+ * The skipped terms are G 0 = +-0 (G is finite), which leave a sum that
+ * starts at +0 unchanged, so this is the dense sum bit for bit in O(m)
+ * instead of a chain of m k additions. */
+static double aoso_edge(const struct tl *L)
 {
-    const struct tentry *ent = f->t[f->ntrees - 1].ent;
     const double *G = L->req->G;
-    size_t k = L->k;
     double edge = 0.0;
     for (size_t i = 0; i < L->m; i++) {
-        const struct tentry *e = ent + L->rowent[i];
-        size_t a = e[0].cls, b = e[1].cls, lo = a < b ? a : b, hi = a < b ? b : a;
-        edge += at(L, G, i, lo) * out[i * k + lo];
-        edge += at(L, G, i, hi) * out[i * k + hi];
+        const uint32_t *mv = L->moved + 2 * i;
+        edge += at(L, G, i, mv[0]) * L->mvout[2 * i];
+        if (mv[1] != BL_MOVED_NONE)
+            edge += at(L, G, i, mv[1]) * L->mvout[2 * i + 1];
     }
     return edge;
 }
@@ -798,7 +797,8 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     L->nfits++;
     L->req = L->o.kind == TL_AOSO && L->o.naive_residuals ? naive_request(L, req) : req;
     struct forest *f = forest_new(k);
-    zero_rows(L, res->out);
+    if (L->o.kind != TL_AOSO) /* AOSO answers in moved_out */
+        zero_rows(L, res->out);
     switch (L->o.kind) {
     case TL_AOSO: {
         struct grow_stats gs = {1, choose_aoso, fill_aoso, L};
@@ -815,7 +815,6 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
             P[GP_SETUP] += grow_now() - t0;
         memset(L->chosen, 0, 2 * L->o.gp.leaves);
         memset(L->hassum, 0, 2 * L->o.gp.leaves);
-        L->rowent_ok = 1;
         emit_timed(L, f, grow_tree(L->g, &L->o.gp, &gs), res->out);
         break;
     }
@@ -867,8 +866,8 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
      * clamping twice the second-order model's loss decrease, 0 only when
      * no tree can make progress (with naive_residuals their G, so that a
      * run goes on as the authors' code does, to the loss tolerance) */
-    int sparse = L->o.kind == TL_AOSO && L->rowent_ok;
-    double edge = sparse ? aoso_edge(L, f, res->out) : 0.0;
+    int sparse = L->o.kind == TL_AOSO;
+    double edge = sparse ? aoso_edge(L) : 0.0;
     for (size_t i = 0; !sparse && i < m; i++) /* row by row, classes ascending */
         for (size_t q = 0; q < k; q++)
             edge += at(L, L->req->G, i, q) * res->out[i * k + q];
@@ -881,6 +880,7 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     if (L->o.kind == TL_AOSO) { /* every row's leaf wrote its lists */
         res->moved = L->moved;
         res->nmoved = 2;
+        res->moved_out = L->mvout;
     }
     if (P)
         P[GP_TOTAL] += grow_now() - t0;
