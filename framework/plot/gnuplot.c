@@ -479,6 +479,48 @@ static void axis_labels(bl_gp *g, const char *title, const char *xlabel, const c
     }
 }
 
+/* gnuplot's width of key text: characters, not bytes (UTF-8). */
+static size_t key_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* Key geometry of a line plot, in pixels of the BL_LINEPLOT_WIDTH canvas.
+ * gnuplot 5.4 makes a key column (with `reverse` and `width 3`) h_char *
+ * (longest + 9) + h_tic wide, and fits as many as the plot's width holds;
+ * at the key's BL_PLOT_LABEL_FONT h_char is 11 px in pngcairo and 9.1 in
+ * svg (GPVAL_TERM_HCHAR), h_tic about 7.  The estimate here is wider, and
+ * the plot narrower, than both terminals', so gnuplot fits at least the
+ * columns chosen here (capped with maxcols): the rows are known before it
+ * runs. */
+#define KEY_CHAR_PX 11.25
+#define KEY_TIC_PX 8.0
+#define KEY_COL_EXTRA_CHARS 9 /* the sample, the gaps and `width 3` */
+#define KEY_PLOT_WIDTH_PX (BL_LINEPLOT_WIDTH - 120) /* less the y tics and label */
+/* Bottom margin in character heights of the terminal's own font: the x
+ * tics, the x label and one key row; then for each further row, one key row
+ * (20.2 px in pngcairo, 19.5 in svg) over the character height (15.5 px in
+ * pngcairo at 10 pt, 18 in svg at 12 pt). */
+#define KEY_MARGIN_ONE_ROW 6.0
+#define KEY_MARGIN_PER_ROW 1.3
+
+/* A key below the plot for `named` entries, the longest `longest` characters:
+ * as many columns as fit, and a bottom margin that grows with the rows, so a
+ * key that wraps stays clear of the x label. */
+static void key_below(bl_gp *g, size_t named, size_t longest)
+{
+    double col_px = KEY_CHAR_PX * (double)(longest + KEY_COL_EXTRA_CHARS) + KEY_TIC_PX;
+    size_t cols = (size_t)(KEY_PLOT_WIDTH_PX / col_px);
+    cols = cols < 1 ? 1 : cols > named ? named : cols;
+    size_t rows = (named + cols - 1) / cols;
+    bl_gp_cmd(g, "set key below center horizontal reverse Left width 3 maxcols %zu\n"
+                 "set bmargin %.1f\n",
+              cols, KEY_MARGIN_ONE_ROW + KEY_MARGIN_PER_ROW * (double)(rows - 1));
+}
+
 int bl_plot_lines(const bl_lineplot *p, const char *base, bl_error *err)
 {
     if (!p || (p->nseries && !p->series))
@@ -505,7 +547,7 @@ int bl_plot_lines(const bl_lineplot *p, const char *base, bl_error *err)
     /* Datablocks $bI (band/bars) and $sI (line) per series; the plot
      * clauses are collected apart so the bands go behind every line. */
     bl_sbuf bands = {0}, lines = {0};
-    int titled = 0;
+    size_t named = 0, longest = 0;
     double xlo = INFINITY, xhi = -INFINITY;
     for (size_t i = 0; i < p->nseries; i++) {
         const bl_series *s = &p->series[i];
@@ -572,7 +614,8 @@ int bl_plot_lines(const bl_lineplot *p, const char *base, bl_error *err)
             /* the key shows line and marker together */
             sb_printf(&lines, ", keyentry with linespoints lt %d title ", lt);
             sb_quote(&lines, s->name);
-            titled = 1;
+            named++;
+            longest = key_chars(s->name) > longest ? key_chars(s->name) : longest;
         }
     }
     /* A log x axis fitted to under two decades may show a single label:
@@ -590,10 +633,10 @@ int bl_plot_lines(const bl_lineplot *p, const char *base, bl_error *err)
             }
         bl_gp_cmd(&g, first ? "1e300)\n" : ")\n");
     }
-    /* The key goes below the plot, in a row: a key on the right would take
+    /* The key goes below the plot, in rows: a key on the right would take
      * width from the plot itself. */
-    if (titled) /* the bottom margin makes room for the x label and the key under it */
-        bl_gp_cmd(&g, "set key below center horizontal reverse Left width 3\nset bmargin 6\n");
+    if (named)
+        key_below(&g, named, longest);
     else
         bl_gp_cmd(&g, "unset key\n");
     if (!lines.len && !bands.len) {

@@ -223,6 +223,74 @@ Test(plot, lines_layout)
     cr_assert(svg_has("lines", want));
 }
 
+/* n series with 24-character names, plotted through a gnuplot that keeps
+ * its script; returns the bottom margin the script sets (-1: none). */
+static double key_margin(size_t n, char names[][32])
+{
+    enum { NMAX = 16, NP = 20 };
+    static double x[NP], y[NMAX][NP];
+    bl_series s[NMAX];
+    cr_assert_leq(n, NMAX);
+    for (size_t k = 0; k < n; k++) {
+        for (int i = 0; i < NP; i++) {
+            x[i] = i + 1;
+            y[k][i] = 0.5 / sqrt(i + 1.0) + 0.01 * (double)k;
+        }
+        snprintf(names[k], 32, "algorithm %02zu, long name", k);
+        s[k] = (bl_series){.name = names[k], .n = NP, .x = x, .y = y[k]};
+    }
+    char script[300], body[700];
+    snprintf(script, sizeof script, "%s/script.gp", bindir);
+    snprintf(body, sizeof body, "tee '%s' | exec gnuplot", script);
+    setenv("BOOSTLAB_GNUPLOT", fake_gnuplot(body), 1);
+    bl_lineplot p = {"Test error", "iterations", "test error", 0, 0, s, n};
+    bl_error err = {{0}};
+    cr_assert_eq(bl_plot_lines(&p, path_in("keyrows"), &err), 0, "%s", err.msg);
+    size_t len;
+    char *text = slurp(script, &len);
+    const char *m = strstr(text, "set bmargin ");
+    double margin = m ? atof(m + strlen("set bmargin ")) : -1;
+    free(text);
+    return margin;
+}
+
+/* The y of the SVG text element showing exactly `text` (-1: none). */
+static double svg_text_y(const char *svg, const char *text)
+{
+    char needle[64];
+    snprintf(needle, sizeof needle, "<text>%s</text>", text);
+    const char *at = strstr(svg, needle), *g = NULL;
+    for (const char *t = svg; at && (t = strstr(t, "translate(")) && t < at; t++)
+        g = t;
+    double x, y;
+    return g && sscanf(g, "translate(%lf,%lf)", &x, &y) == 2 ? y : -1;
+}
+
+/* A key that wraps to several rows below the plot gets a bottom margin that
+ * grows with its rows, and every row of it stays below the x label (a fixed
+ * margin let the rows climb over the label). */
+Test(plot, lines_key_rows)
+{
+    static char names[16][32];
+    double one = key_margin(2, names), some = key_margin(6, names), many = key_margin(16, names);
+    cr_assert_gt(one, 0);
+    cr_assert_gt(some, one, "6 long names: margin %g, 2: %g", some, one);
+    cr_assert_gt(many, some, "16 long names: margin %g, 6: %g", many, some);
+    size_t n;
+    char svg[300];
+    snprintf(svg, sizeof svg, "%s/keyrows.svg", dir);
+    char *s = slurp(svg, &n);
+    double label = svg_text_y(s, "iterations");
+    cr_assert_gt(label, 0, "no x label in %s", svg);
+    for (int k = 0; k < 16; k++) {
+        double y = svg_text_y(s, names[k]);
+        cr_assert_gt(y, 0, "%s not in the key", names[k]);
+        /* text y is the baseline: a row's glyphs reach one font size up */
+        cr_assert_geq(y - label, 13.0, "key entry %d at y %g, x label at %g", k, y, label);
+    }
+    free(s);
+}
+
 Test(plot, lines_errorbars_loglog)
 {
     double x[5] = {2, 4, 8, 16, 32}, y[5] = {0.1, 0.3, 1.1, 4.2, 17};
