@@ -7,6 +7,8 @@ from a results store, with the paper's numbers (paper.csv) beside ours.
   tables.py table2 DIR     Table II: test error (%)
   tables.py table3 DIR     Table III: 1/0 and tree loss
   tables.py chosen DIR     the C each run chose on its validation part (cv_chosen)
+  tables.py times DIR      seconds of each cell's final run (weak learner + master,
+                           wall; the C selection before it is not in the store)
   tables.py fig3 DIR [PNG] objective and time per iteration, 1-slack vs m-slack,
                            the time each needs to come within 1% of m-slack's
                            final objective, and a gnuplot figure when PNG is given
@@ -193,8 +195,19 @@ def chosen(store):
         print("| %s | %s | %s |" % (data, algo, ", ".join(cs)))
 
 
+def times(store):
+    _, rs = runs(store)
+    print("| data | algorithm | runs | final run (s) |\n|---|---|---|---|")
+    for d in order(rs, "data"):
+        for a in order(rs, "algo"):
+            g = [r["time"] for r in rs if r["data"] == d and r["algo"] == a]
+            if g:
+                print("| %s | %s | %d | %s |" % (d, a, len(g), ms(g, fmt="%.1f")))
+
+
 if __name__ == "__main__":
-    if len(sys.argv) < 3 or sys.argv[1] not in ("table1", "table2", "table3", "fig3", "chosen"):
+    if len(sys.argv) < 3 or sys.argv[1] not in ("table1", "table2", "table3", "fig3", "chosen",
+                                                "times"):
         sys.exit(__doc__)
     if sys.argv[1] == "fig3":
         fig3(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
