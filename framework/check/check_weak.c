@@ -301,10 +301,13 @@ static void do_fit(const struct wst *W, void *L, const struct wcase *w, uint64_t
     f->hyp = rs.hyp;
     f->outdim = rs.outdim;
     f->edge = rs.edge;
-    if (f->rc == 0 && rs.moved_out) /* the outputs are these, as the host reads them */
-        f->moved_bad = moved_out_problem(&rs, f->out, w->m, w->c);
-    if (f->rc == 0 && rs.nmoved && !f->moved_bad)
-        f->moved_bad = moved_problem(rs.moved, rs.nmoved, f->out, w->m, w->c);
+    /* the moved lists index out's m x outdim (an outdim other than 1 or c
+     * is the outdim check's to report) */
+    size_t od = rs.outdim == 1 || rs.outdim == w->c ? rs.outdim : 0;
+    if (f->rc == 0 && od && rs.moved_out) /* the outputs are these, as the host reads them */
+        f->moved_bad = moved_out_problem(&rs, f->out, w->m, od);
+    if (f->rc == 0 && od && rs.nmoved && !f->moved_bad)
+        f->moved_bad = moved_problem(rs.moved, rs.nmoved, f->out, w->m, od);
     if (f->rc == 0 && f->hyp)
         f->text = save_text(W, f->hyp);
 }

@@ -215,8 +215,13 @@ int bl_run_fit(bl_run *r, const struct bl_fit_request *req, struct bl_fit_result
     *res = (struct bl_fit_result){.out = r->out};
     if (r->wo->fit(r->weak, req, res, msg) < 0)
         return bl_errf(err, "weak learner %s: %s", r->cfg->weak->plugin->name, msg);
-    if (res->moved_out && !r->sparse_out) /* a phase reads the dense outputs */
-        bl_moved_expand(res->out, r->m, req->c, res->moved, res->nmoved, res->moved_out);
+    /* sparse output values (weak.h moved_out) go dense into out unless
+     * add_moved reads them as they are (class_add's condition); one row per
+     * point the learner trains on (m k of them in project = inputs) */
+    int as_moved = r->sparse_out && res->outdim == r->k;
+    if (res->moved_out && res->moved && res->nmoved && res->outdim <= req->c && !as_moved)
+        bl_moved_expand(res->out, r->wtr->m, res->outdim, res->moved, res->nmoved,
+                        res->moved_out);
     return 0;
 }
 

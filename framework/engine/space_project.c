@@ -217,7 +217,11 @@ static int outputs_fit(bl_run *r, int it, bl_model *mo, struct bl_fit_result *be
         struct bl_fit_result res = {.out = s->pout};
         if (r->wo->fit(r->weak, &req, &res, msg) < 0) {
             rc = bl_errf(err, "weak learner %s: %s", name, msg);
-        } else if (res.outdim != 1) {
+            break;
+        }
+        if (res.moved_out && res.moved && res.nmoved) /* weak.h: read them dense */
+            bl_moved_expand(s->pout, m, 1, res.moved, res.nmoved, res.moved_out);
+        if (res.outdim != 1) {
             r->wo->free_hyp(res.hyp);
             rc = bl_errf(err, "weak learner %s gave %zu outputs for one column of dual weights "
                          "(project = outputs needs one)", name, res.outdim);

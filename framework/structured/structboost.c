@@ -184,6 +184,8 @@ static int price(sb *b, uint64_t seed, size_t only, col *best, double *edge, bl_
                 return bl_errf(err, "weak learner %s on view %s, block %zu: %s",
                                b->a->weak.plugin->name, sv->tv.name, bl, perr);
             }
+            if (res.moved_out && res.moved && res.nmoved) /* weak.h: read them dense */
+                bl_moved_expand(out, np, 1, res.moved, res.nmoved, res.moved_out);
             if (res.outdim != 1) {
                 b->wo->free_hyp(res.hyp);
                 free(out);

@@ -90,8 +90,9 @@ struct bl_fit_result {
 /* Padding of bl_fit_result.moved (and loss.h's update): no class. */
 #define BL_MOVED_NONE UINT32_MAX
 
-/* out (m x c) = the sparse outputs moved / moved_out (2.3) written dense:
- * +0 but at moved's entries.  For hosts and tests that want out whole. */
+/* out (m x c, c = outdim) = the sparse outputs moved / moved_out (2.3)
+ * written dense: +0 but at moved's entries (a class >= c, which breaks the
+ * contract, is skipped).  For hosts and tests that want out whole. */
 static inline void bl_moved_expand(double *out, size_t m, size_t c, const uint32_t *moved,
                                    size_t nmoved, const double *moved_out)
 {
@@ -99,7 +100,7 @@ static inline void bl_moved_expand(double *out, size_t m, size_t c, const uint32
         out[i] = 0.0;
     for (size_t i = 0; i < m; i++)
         for (size_t j = 0; j < nmoved; j++)
-            if (moved[i * nmoved + j] != BL_MOVED_NONE)
+            if (moved[i * nmoved + j] < c)
                 out[i * c + moved[i * nmoved + j]] = moved_out[i * nmoved + j];
 }
 

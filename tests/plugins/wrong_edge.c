@@ -15,15 +15,23 @@
  * Built with -DWRONG_MOVED_OUT it is "fixture-wrong-moved-out": the edge
  * right, but its answer sets bl_fit_result.moved_out (SDK 2.3) without the
  * moved lists that say which entries those values are.
+ *
+ * Two right ones, for comparing hosts' readings of one answer: with
+ * -DMOVED_ONLY "fixture-moved-only" answers in moved / moved_out alone and
+ * leaves NaN in out (a host that reads out shows it), with -DDENSE_TWIN
+ * "fixture-dense-twin" the same stump answers in out.
  */
 #include <boostlab/boostlab.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct we {
     const struct bl_train *tr;
+    uint32_t *mv; /* MOVED_ONLY: class 0 in every row, and the outputs */
+    double *mo;
 };
 
 struct we_hyp {
@@ -51,12 +59,20 @@ static void *we_create(const struct bl_host *host, const union bl_value *params,
         return NULL;
     }
     W->tr = train;
+    W->mv = calloc(train->Q.m ? train->Q.m : 1, sizeof *W->mv);
+    W->mo = calloc(train->Q.m ? train->Q.m : 1, sizeof *W->mo);
+    if (!W->mv || !W->mo) {
+        free(W->mv), free(W->mo), free(W);
+        snprintf(err, BL_ERR_MAX, "out of memory");
+        return NULL;
+    }
     return W;
 }
 
 static void we_destroy(void *self)
 {
-    free(self);
+    struct we *W = self;
+    free(W->mv), free(W->mo), free(W);
 }
 
 static int we_fit(void *self, const struct bl_fit_request *req, struct bl_fit_result *res,
@@ -80,7 +96,7 @@ static int we_fit(void *self, const struct bl_fit_request *req, struct bl_fit_re
             double s = 0.0;
             for (size_t i = 0; i < m; i++)
                 s += req->G[i * c + r] * (bins[i] > b ? 1.0 : -1.0);
-#if defined WRONG_PREDICT_ADD || defined WRONG_MOVED_OUT
+#if defined WRONG_PREDICT_ADD || defined WRONG_MOVED_OUT || defined MOVED_ONLY || defined DENSE_TWIN
             sum = absd(s) > sum ? absd(s) : sum; /* the right edge: max_r |s_r| */
 #else
             sum += absd(s); /* the deliberate mistake: this becomes the edge */
@@ -108,9 +124,21 @@ static int we_fit(void *self, const struct bl_fit_request *req, struct bl_fit_re
     }
     h->t = Q->cut[0][bb];
     h->pol = pol;
+#ifdef MOVED_ONLY
+    for (size_t i = 0; i < m; i++) {
+        W->mv[i] = 0;
+        W->mo[i] = bins[i] > (unsigned)bb ? pol : -pol;
+        if (res->out)
+            res->out[i] = NAN;
+    }
+    res->moved = W->mv;
+    res->nmoved = 1;
+    res->moved_out = W->mo;
+#else
     if (res->out)
         for (size_t i = 0; i < m; i++)
             res->out[i] = bins[i] > (unsigned)bb ? pol : -pol;
+#endif
     res->hyp = h;
     res->outdim = 1;
     res->edge = best_sum;
@@ -147,6 +175,14 @@ static void we_predict_add(const void *hyp, const struct bl_matrix *X, const dou
 #define PREDICT_ADD we_predict_add
 #define NAME "fixture-wrong-predict-add"
 #define DOC "stump on feature 0 whose predict_add ignores the coefficients (test fixture)"
+#elif defined MOVED_ONLY
+#define PREDICT_ADD NULL
+#define NAME "fixture-moved-only"
+#define DOC "stump on feature 0 answering in moved_out alone (test fixture)"
+#elif defined DENSE_TWIN
+#define PREDICT_ADD NULL
+#define NAME "fixture-dense-twin"
+#define DOC "fixture-moved-only's stump answering in out (test fixture)"
 #elif defined WRONG_MOVED_OUT
 #define PREDICT_ADD NULL
 #define NAME "fixture-wrong-moved-out"
