@@ -230,19 +230,16 @@ static const char *moved_problem(const uint32_t *mv, size_t nm, const double *ou
 }
 
 /* NULL when moved_out (2.3) can stand for the outputs: moved lists to go
- * with it, and 0 at their padding; then out = its dense form. */
-static const char *moved_out_problem(const struct bl_fit_result *rs, double *out, size_t m,
-                                     size_t c)
+ * with it, and 0 at their padding (the lists themselves are moved_problem's);
+ * then out = its dense form, as the host reads it. */
+static const char *moved_out_problem(const struct bl_fit_result *rs, size_t m)
 {
     if (!rs->moved || !rs->nmoved)
         return "moved_out is set without moved lists (nmoved 0 or moved NULL)";
     for (size_t e = 0; e < m * rs->nmoved; e++)
         if (rs->moved[e] == BL_MOVED_NONE && rs->moved_out[e] != 0.0)
             return "moved_out is not 0 at a BL_MOVED_NONE entry";
-    for (size_t e = 0; e < m * rs->nmoved; e++)
-        if (rs->moved[e] != BL_MOVED_NONE && rs->moved[e] >= c)
-            return "a row lists a class out of range";
-    bl_moved_expand(out, m, c, rs->moved, rs->nmoved, rs->moved_out);
+    bl_fit_result_expand(rs, m);
     return NULL;
 }
 
@@ -305,7 +302,7 @@ static void do_fit(const struct wst *W, void *L, const struct wcase *w, uint64_t
      * is the outdim check's to report) */
     size_t od = rs.outdim == 1 || rs.outdim == w->c ? rs.outdim : 0;
     if (f->rc == 0 && od && rs.moved_out) /* the outputs are these, as the host reads them */
-        f->moved_bad = moved_out_problem(&rs, f->out, w->m, od);
+        f->moved_bad = moved_out_problem(&rs, w->m);
     if (f->rc == 0 && od && rs.nmoved && !f->moved_bad)
         f->moved_bad = moved_problem(rs.moved, rs.nmoved, f->out, w->m, od);
     if (f->rc == 0 && f->hyp)

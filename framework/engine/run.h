@@ -80,9 +80,8 @@ typedef struct bl_run {
     double *cmb;
     const uint32_t *moved;
     size_t nmoved;
-    /* lazy runs without a solver read the newest term's outputs sparse
-     * (bl_fit_result.moved_out, else out); others get out expanded */
-    int sparse_out;
+    /* their values (bl_fit_result.moved_out) where add_moved reads them so
+     * (no solver), else NULL: out holds them */
     const double *moved_out;
     /* lazy runs: each training row's first argmax of F, and how many of
      * them miss the label (kept up to date from what moved) */

@@ -208,6 +208,14 @@ int bl_run_hessian(bl_run *r, int it, struct bl_fit_request *req, bl_error *err)
     return 0;
 }
 
+/* Whether the scores move by the newest term's moved entries alone (lazy
+ * runs, a learner with moved lists over every class); without a solver
+ * add_moved then reads its outputs from moved_out too. */
+static int takes_moved(const bl_run *r, const struct bl_fit_result *res)
+{
+    return r->lazy && res->nmoved && res->moved && res->outdim == r->k;
+}
+
 int bl_run_fit(bl_run *r, const struct bl_fit_request *req, struct bl_fit_result *res,
                bl_error *err)
 {
@@ -215,13 +223,11 @@ int bl_run_fit(bl_run *r, const struct bl_fit_request *req, struct bl_fit_result
     *res = (struct bl_fit_result){.out = r->out};
     if (r->wo->fit(r->weak, req, res, msg) < 0)
         return bl_errf(err, "weak learner %s: %s", r->cfg->weak->plugin->name, msg);
-    /* sparse output values (weak.h moved_out) go dense into out unless
-     * add_moved reads them as they are (class_add's condition); one row per
-     * point the learner trains on (m k of them in project = inputs) */
-    int as_moved = r->sparse_out && res->outdim == r->k;
-    if (res->moved_out && res->moved && res->nmoved && res->outdim <= req->c && !as_moved)
-        bl_moved_expand(res->out, r->wtr->m, res->outdim, res->moved, res->nmoved,
-                        res->moved_out);
+    /* sparse output values (weak.h moved_out) go dense into out, one row
+     * per point the learner trains on (m k in project = inputs), unless
+     * add_moved reads them as they are */
+    if (res->outdim <= req->c && !(takes_moved(r, res) && !r->so))
+        bl_fit_result_expand(res, r->wtr->m);
     return 0;
 }
 
@@ -251,8 +257,6 @@ static int class_init(bl_run *r, bl_model *mo, bl_error *err)
     /* a totally corrective solver rebuilds F from every term: nothing is
      * incremental there */
     r->lazy = r->lo->update && !r->tc && lazy_wanted();
-    /* with no solver the outputs only move F: add_moved reads them sparse */
-    r->sparse_out = r->lazy && !r->so;
     if (r->lazy) {
         r->amax = bl_xcalloc(r->m, sizeof *r->amax); /* F = 0: class 0 (F comes later) */
         r->wrong = 0;
@@ -284,10 +288,10 @@ static int class_add(bl_run *r, int it, bl_model *mo, struct bl_fit_result *res,
     bl_model_add(mo, res->hyp, res->outdim);
     r->cls = r->out;
     r->tod = res->outdim;
-    if (r->lazy && res->nmoved && res->moved && res->outdim == r->k) {
+    if (takes_moved(r, res)) {
         r->moved = res->moved;
         r->nmoved = res->nmoved;
-        r->moved_out = r->sparse_out ? res->moved_out : NULL;
+        r->moved_out = r->so ? NULL : res->moved_out; /* a solver read out (bl_run_fit) */
     }
     return 0;
 }

@@ -217,11 +217,7 @@ static int outputs_fit(bl_run *r, int it, bl_model *mo, struct bl_fit_result *be
         struct bl_fit_result res = {.out = s->pout};
         if (r->wo->fit(r->weak, &req, &res, msg) < 0) {
             rc = bl_errf(err, "weak learner %s: %s", name, msg);
-            break;
-        }
-        if (res.moved_out && res.moved && res.nmoved) /* weak.h: read them dense */
-            bl_moved_expand(s->pout, m, 1, res.moved, res.nmoved, res.moved_out);
-        if (res.outdim != 1) {
+        } else if (res.outdim != 1) {
             r->wo->free_hyp(res.hyp);
             rc = bl_errf(err, "weak learner %s gave %zu outputs for one column of dual weights "
                          "(project = outputs needs one)", name, res.outdim);
@@ -230,6 +226,7 @@ static int outputs_fit(bl_run *r, int it, bl_model *mo, struct bl_fit_result *be
                 r->wo->free_hyp(best->hyp);
             *best = res;
             best->edge = top = A[v] + res.edge;
+            bl_fit_result_expand(&res, m); /* its outputs dense in pout (weak.h) */
             double *sw = s->pout; /* keep its outputs, write the next ones elsewhere */
             s->pout = s->pbest;
             s->pbest = sw;

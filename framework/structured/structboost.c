@@ -184,8 +184,6 @@ static int price(sb *b, uint64_t seed, size_t only, col *best, double *edge, bl_
                 return bl_errf(err, "weak learner %s on view %s, block %zu: %s",
                                b->a->weak.plugin->name, sv->tv.name, bl, perr);
             }
-            if (res.moved_out && res.moved && res.nmoved) /* weak.h: read them dense */
-                bl_moved_expand(out, np, 1, res.moved, res.nmoved, res.moved_out);
             if (res.outdim != 1) {
                 b->wo->free_hyp(res.hyp);
                 free(out);
@@ -193,6 +191,7 @@ static int price(sb *b, uint64_t seed, size_t only, col *best, double *edge, bl_
                                "StructBoost lifts single-output learners (outdim 1)",
                                b->a->weak.plugin->name, res.outdim);
             }
+            bl_fit_result_expand(&res, np); /* its outputs dense in out (weak.h) */
             /* the score from the outputs themselves: what the master sees */
             double s = 0.0;
             for (size_t r = 0; r < np; r++)

@@ -82,26 +82,30 @@ struct bl_fit_result {
      * host reads the outputs from here and never from out, which the
      * learner may leave as it found it: no m x c array to clear and fill
      * in each fit (on 41749 rows x 20 classes, 6.7 MB).  The host expands
-     * them into out itself when a phase needs them dense (a coefficient
-     * solver, an output coding, BOOSTLAB_LAZY=0). */
+     * them into out itself (bl_fit_result_expand) when a phase needs them
+     * dense (a coefficient solver, an output coding, BOOSTLAB_LAZY=0). */
     const double *moved_out;
 };
 
 /* Padding of bl_fit_result.moved (and loss.h's update): no class. */
 #define BL_MOVED_NONE UINT32_MAX
 
-/* out (m x c, c = outdim) = the sparse outputs moved / moved_out (2.3)
- * written dense: +0 but at moved's entries (a class >= c, which breaks the
- * contract, is skipped).  For hosts and tests that want out whole. */
-static inline void bl_moved_expand(double *out, size_t m, size_t c, const uint32_t *moved,
-                                   size_t nmoved, const double *moved_out)
+/* (2.3) For hosts and tests that read the outputs dense: res->out (m x
+ * res->outdim) = what res->moved_out stands for, +0 but at moved's entries;
+ * nothing when the learner filled out itself (moved_out NULL).  Entries
+ * that break the contract (moved_out without moved lists, a class >=
+ * outdim) are skipped; check-plugin reports them. */
+static inline void bl_fit_result_expand(const struct bl_fit_result *res, size_t m)
 {
+    size_t c = res->outdim, nm = res->nmoved;
+    if (!res->moved_out || !res->moved)
+        return;
     for (size_t i = 0; i < m * c; i++)
-        out[i] = 0.0;
+        res->out[i] = 0.0;
     for (size_t i = 0; i < m; i++)
-        for (size_t j = 0; j < nmoved; j++)
-            if (moved[i * nmoved + j] < c)
-                out[i * c + moved[i * nmoved + j]] = moved_out[i * nmoved + j];
+        for (size_t j = 0; j < nm; j++)
+            if (res->moved[i * nm + j] < c)
+                res->out[i * c + res->moved[i * nm + j]] = res->moved_out[i * nm + j];
 }
 
 /* What a learner asks the engine to put in each request (bl_weak_ops.needs). */

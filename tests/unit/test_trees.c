@@ -356,8 +356,7 @@ static struct answer fit(const struct cfg *c, void *L, const struct bl_fit_reque
     A.ok = A.ops->fit(L, q, &A.res, A.err) == 0;
     if (!A.ok)
         return A;
-    if (A.res.moved_out) /* sparse outputs (AOSO): out as the host reads them */
-        bl_moved_expand(A.out, m, k, A.res.moved, A.res.nmoved, A.res.moved_out);
+    bl_fit_result_expand(&A.res, m); /* sparse outputs (AOSO): out as the host reads them */
     cr_assert_not_null(A.res.hyp);
     cr_assert_eq(A.res.outdim, k, "%s: outdim %zu", c->p->name, A.res.outdim);
     cr_assert_eq(A.ops->outdim(A.res.hyp), k);

@@ -249,10 +249,8 @@ static void compare(const struct cfg *c, const struct bl_train *D, const struct 
         cr_assert_eq(ops(&l)->fit(Ld, &q, &rd, err), 0, "%s dense: %s", c->name, err);
         cr_assert_eq(ops(&l)->fit(Ls, &qs, &rs, err), 0, "%s sparse: %s", c->name, err);
         cr_assert_eq(!rd.moved_out, !rs.moved_out);
-        if (rd.moved_out) { /* AOSO answers sparse: both as the host reads them */
-            bl_moved_expand(od, D->m, D->k, rd.moved, rd.nmoved, rd.moved_out);
-            bl_moved_expand(os, D->m, D->k, rs.moved, rs.nmoved, rs.moved_out);
-        }
+        bl_fit_result_expand(&rd, D->m); /* AOSO answers sparse: as the host reads it */
+        bl_fit_result_expand(&rs, D->m);
         char *td = text_of(ops(&l), rd.hyp), *ts = text_of(ops(&l), rs.hyp);
         /* predict_sparse on the sparse training set: predict on the dense one */
         ops(&l)->predict(rs.hyp, &D->X, pd);
@@ -321,8 +319,7 @@ Test(trees_sparse, predict_ignores_unseen_columns)
     struct bl_fit_request q = sparse_request(ops(&l), &q0, T->tr.m, cm);
     struct bl_fit_result r = {.out = out};
     cr_assert_eq(ops(&l)->fit(L, &q, &r, err), 0, "%s", err);
-    if (r.moved_out)
-        bl_moved_expand(out, T->tr.m, T->tr.k, r.moved, r.nmoved, r.moved_out);
+    bl_fit_result_expand(&r, T->tr.m);
     /* every row gets two more entries, in columns d and d + 3 */
     size_t m = T->tr.m, nnz = Z->S.nnz + 2 * m;
     size_t *rptr = malloc((m + 1) * sizeof *rptr);

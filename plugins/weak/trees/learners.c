@@ -866,11 +866,13 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
      * clamping twice the second-order model's loss decrease, 0 only when
      * no tree can make progress (with naive_residuals their G, so that a
      * run goes on as the authors' code does, to the loss tolerance) */
-    int sparse = L->o.kind == TL_AOSO;
-    double edge = sparse ? aoso_edge(L) : 0.0;
-    for (size_t i = 0; !sparse && i < m; i++) /* row by row, classes ascending */
-        for (size_t q = 0; q < k; q++)
-            edge += at(L, L->req->G, i, q) * res->out[i * k + q];
+    double edge = 0.0;
+    if (L->o.kind == TL_AOSO)
+        edge = aoso_edge(L);
+    else
+        for (size_t i = 0; i < m; i++) /* row by row, classes ascending */
+            for (size_t q = 0; q < k; q++)
+                edge += at(L, L->req->G, i, q) * res->out[i * k + q];
     forest_seal(f);
     res->hyp = f;
     res->outdim = k;
