@@ -69,20 +69,24 @@ cpu_cols=; cpu_rule=
 printf '| data | iterations | eps_cp | 1-slack s | m-slack s | ratio 1/m | 1-slack master s | m-slack master s | final objective rel. diff. | same columns, every %sth: max rel. diff. |%s\n' "$CHECK" "$cpu_cols"
 printf '|---|---|---|---|---|---|---|---|---|---|%s\n' "$cpu_rule"
 
+# write_ini SET EPS OUT ALGOS CHECK: the experiment of data set SET at
+# eps_cp EPS into store OUT, ALGOS "one", "m" or "one m" (1-slack with
+# check_mslack = CHECK, m-slack)
+write_ini() {
+  local name=$1 it=200
+  [[ $1 == glass500 ]] && it=500 name=glass
+  printf '[experiment]\nname = sbmaster\nrepeats = 1\niterations = %s\nthreads = 1\noutput = %s\n\n' "$it" "$3"
+  printf '[data %s]\n' "$name"; data_keys "$1"
+  [[ $4 == *one* ]] && printf '\n[algorithm one]\nrecipe = structboost-stump\nmaster = %s\neps_cp = %s\ncheck_mslack = %s\n' "$MASTER" "$2" "$5"
+  [[ $4 == *m ]] && printf '\n[algorithm m]\nrecipe = structboost-stump\nformulation = m-slack\n'
+  return 0
+}
+
 # CPU seconds (user + system) of one run of algorithm $3 ("one" or "m") of
 # the data set $1 at eps_cp $2, alone in its process, without the check
 cpu_run() {
-  local ini=$TMP/$1-$2-cpu-$3.ini name=$1 it=200
-  [[ $1 == glass500 ]] && it=500 name=glass
-  {
-    printf '[experiment]\nname = sbcpu\nrepeats = 1\niterations = %s\nthreads = 1\noutput = %s/cpu-%s-%s-%s\n\n' "$it" "$TMP" "$1" "$2" "$3"
-    printf '[data %s]\n' "$name"; data_keys "$1"
-    if [[ $3 == one ]]; then
-      printf '\n[algorithm one]\nrecipe = structboost-stump\nmaster = %s\neps_cp = %s\n' "$MASTER" "$2"
-    else
-      printf '\n[algorithm m]\nrecipe = structboost-stump\nformulation = m-slack\n'
-    fi
-  } >"$ini"
+  local ini=$TMP/$1-$2-cpu-$3.ini
+  write_ini "$1" "$2" "$TMP/cpu-$1-$2-$3" "$3" 0 >"$ini"
   /usr/bin/time -f '%U %S' -o "$ini.time" "$BL" run --jobs 1 "$ini" >"$ini.out" 2>"$ini.log" ||
     { echo "$0: $1 ($3) failed:" >&2; tail -n 5 "$ini.log" >&2; exit 1; }
   awk 'END { printf "%.2f", $1 + $2 }' "$ini.time"
@@ -91,15 +95,12 @@ IFS=, read -ra sets <<<"$DATA"
 IFS=, read -ra epss <<<"$EPS"
 for e in "${epss[@]}"; do
   for d in "${sets[@]}"; do
-    it=200; name=$d
-    [[ $d == glass500 ]] && it=500 name=glass
+    it=200
+    [[ $d == glass500 ]] && it=500
     ini=$TMP/$d-$e.ini
-    {
-      printf '[experiment]\nname = sbmaster\nrepeats = 1\niterations = %s\nthreads = 1\noutput = %s/out-%s-%s\n\n' "$it" "$TMP" "$d" "$e"
-      printf '[data %s]\n' "$name"; data_keys "$d"
-      printf '\n[algorithm one]\nrecipe = structboost-stump\nmaster = %s\neps_cp = %s\ncheck_mslack = %s\n' "$MASTER" "$e" "$CHECK"
-      ((MSLACK)) && printf '\n[algorithm m]\nrecipe = structboost-stump\nformulation = m-slack\n'
-    } >"$ini"
+    algos=one
+    ((MSLACK)) && algos='one m'
+    write_ini "$d" "$e" "$TMP/out-$d-$e" "$algos" "$CHECK" >"$ini"
     "$BL" run --jobs 1 "$ini" >"$TMP/$d-$e.out" 2>"$TMP/$d-$e.log" ||
       { echo "$0: $d failed:" >&2; tail -n 5 "$TMP/$d-$e.log" >&2; exit 1; }
     "$BL" results -c -f csv "$TMP/out-$d-$e" >"$TMP/$d-$e.csv"
