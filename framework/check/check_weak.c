@@ -186,7 +186,7 @@ struct wst {
 };
 
 enum { P_OUTDIM, P_EDGE, P_OUTPUTS, P_PREDICT, P_PREDICT_ADD, P_DETERMINISM, P_SAVELOAD, P_FIT,
-       P_PREDICT_SPARSE };
+       P_PREDICT_SPARSE, P_CLASS_MAJOR };
 
 struct fit {
     int rc;
@@ -284,8 +284,10 @@ static double trial_loss(void *ctx, const double *D)
     return L;
 }
 
-static void do_fit(const struct wst *W, void *L, const struct wcase *w, uint64_t seed,
-                   struct fit *f)
+/* cm: the request's G, H and Hu class-major (c x m), copied into cmb
+ * (3 m c), as the engine gives them to a learner asking for that layout. */
+static void do_fit_in(const struct wst *W, void *L, const struct wcase *w, uint64_t seed,
+                      struct fit *f, double *cmb)
 {
     memset(f, 0, sizeof *f);
     f->out = calloc(w->m * w->c, sizeof *f->out);
@@ -293,6 +295,19 @@ static void do_fit(const struct wst *W, void *L, const struct wcase *w, uint64_t
     struct bl_fit_request rq = {.G = w->G, .c = w->c, .H = needs & (BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG) ? w->H : NULL, .seed = seed,
                                 .Hu = needs & BL_NEEDS_OFFDIAG ? w->Hu : NULL,
                                 .trial_loss = trial_loss, .trial_ctx = (void *)w};
+    if (cmb) {
+        const double **a[3] = {&rq.G, &rq.H, &rq.Hu};
+        for (size_t t = 0; t < 3; t++) {
+            if (!*a[t])
+                continue;
+            double *d = cmb + t * w->m * w->c;
+            for (size_t i = 0; i < w->m; i++)
+                for (size_t l = 0; l < w->c; l++)
+                    d[l * w->m + i] = (*a[t])[i * w->c + l];
+            *a[t] = d;
+        }
+        rq.class_major = 1;
+    }
     struct bl_fit_result rs = {.out = f->out};
     f->rc = W->ops->fit(L, &rq, &rs, f->err);
     f->hyp = rs.hyp;
@@ -307,6 +322,26 @@ static void do_fit(const struct wst *W, void *L, const struct wcase *w, uint64_t
         f->moved_bad = moved_problem(rs.moved, rs.nmoved, f->out, w->m, od);
     if (f->rc == 0 && f->hyp)
         f->text = save_text(W, f->hyp);
+}
+
+static void do_fit(const struct wst *W, void *L, const struct wcase *w, uint64_t seed,
+                   struct fit *f)
+{
+    do_fit_in(W, L, w, seed, f, NULL);
+}
+
+/* What differs between two fits of one request (NULL: nothing, bitwise). */
+static const char *fits_differ(const struct fit *f, const struct fit *g, size_t mc)
+{
+    if (g->rc != 0)
+        return "fit failed the second time";
+    if (memcmp(&g->edge, &f->edge, sizeof g->edge) || g->outdim != f->outdim)
+        return "edge or outdim differ";
+    if (memcmp(g->out, f->out, mc * sizeof *g->out))
+        return "training outputs differ";
+    if (!g->text || !f->text || strcmp(g->text, f->text))
+        return "saved hypotheses differ";
+    return NULL;
 }
 
 static const char *form_name(size_t od)
@@ -529,14 +564,7 @@ static int run_case(struct wst *W, const struct wcase *w, chk_buf *why, chk_buf 
                 o->destroy(L2);
             }
             const char *where = round ? "a fresh learner" : "the same learner";
-            if (g.rc != 0)
-                what = "fit failed the second time";
-            else if (memcmp(&g.edge, &f.edge, sizeof g.edge) || g.outdim != f.outdim)
-                what = "edge or outdim differ";
-            else if (memcmp(g.out, f.out, m * c * sizeof *g.out))
-                what = "training outputs differ";
-            else if (!g.text || !f.text || strcmp(g.text, f.text))
-                what = "saved hypotheses differ";
+            what = fits_differ(&f, &g, m * c);
             if (what)
                 chk_printf(why, "fitting the same G with the same seed again on %s: %s (\"%s\" "
                            "edge %.17g, then \"%s\" edge %.17g)", where, what,
@@ -544,6 +572,19 @@ static int run_case(struct wst *W, const struct wcase *w, chk_buf *why, chk_buf 
         }
         if (what)
             fail = 1;
+        break;
+    }
+    case P_CLASS_MAJOR: {
+        double *cmb = calloc(3 * m * c, sizeof *cmb);
+        do_fit_in(W, L, w, seed, &g, cmb);
+        free(cmb);
+        const char *what = fits_differ(&f, &g, m * c);
+        if (what) {
+            chk_printf(why, "the same request class-major (class_major = 1, G, H and Hu c x m): "
+                       "%s (row-major \"%s\" edge %.17g, class-major \"%s\" edge %.17g)", what,
+                       f.text ? f.text : "?", f.edge, g.text ? g.text : "?", g.edge);
+            fail = 1;
+        }
         break;
     }
     case P_SAVELOAD: {
@@ -859,6 +900,15 @@ static enum chk_status check_predict_sparse(chk_ctx *c)
     return prop_check(c);
 }
 
+static enum chk_status check_class_major(chk_ctx *c)
+{
+    if (!(((const struct bl_weak_ops *)c->p->ops)->needs & BL_NEEDS_CLASS_MAJOR)) {
+        chk_detail(c, "needs has no BL_NEEDS_CLASS_MAJOR (optional)");
+        return CHK_SKIP;
+    }
+    return prop_check(c);
+}
+
 static enum chk_status params_variant(chk_ctx *c, const chk_variant *var, const char *prefix)
 {
     return search(c, var->v, P_FIT, prefix, 1, NULL);
@@ -887,6 +937,9 @@ const chk_def chk_weak_checks[] = {
      "values"},
     {"determinism", prop_check, P_DETERMINISM, "the same G and seed give bitwise the same edge, "
      "outputs and hypothesis, on the same learner and on a fresh one"},
+    {"class-major", check_class_major, P_CLASS_MAJOR, "with BL_NEEDS_CLASS_MAJOR, the same "
+     "request with G, H and Hu class-major (class_major = 1) gives bitwise the same edge, "
+     "outputs and hypothesis as row-major"},
     {"save-load", prop_check, P_SAVELOAD, "save writes one line (at most cap bytes, returning "
      "the length), load reads it back to the same predictions and text, malformed text is "
      "refused"},

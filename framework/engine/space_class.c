@@ -84,7 +84,7 @@ static void add_moved(bl_run *r, const double *w)
     const int *y = r->tr->y;
     int *amax = r->amax;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) reduction(+ : wrong) if (r->m * nm >= 65536)
+#pragma omp parallel for schedule(static) reduction(+ : wrong) if (r->m * nm >= 16384)
 #endif
     for (size_t i = 0; i < r->m; i++) {
         double *Fi = F + i * k;
@@ -170,7 +170,11 @@ int bl_run_needs_init(bl_run *r, bl_error *err)
 {
     const bl_boost_cfg *a = r->cfg;
     r->needs = r->wo->needs;
-    r->cm = (r->needs & BL_NEEDS_CLASS_MAJOR) && r->wtr->S && r->sp == &bl_space_class;
+    /* a 2.2 or 2.3 learner reads its layout from the set: class-major only
+     * on sparse ones; a 2.4 one reads req->class_major */
+    unsigned minor = BL_SDK_MINOR_OF(a->weak->plugin->sdk_version);
+    r->cm = (r->needs & BL_NEEDS_CLASS_MAJOR) && r->sp == &bl_space_class &&
+            (r->wtr->S || minor >= 4);
     if (r->needs & BL_NEEDS_OFFDIAG)
         r->needs |= BL_NEEDS_HESSIAN;
     if (!(r->needs & BL_NEEDS_HESSIAN))
@@ -279,6 +283,7 @@ static int class_fit(bl_run *r, int it, bl_model *mo, struct bl_fit_result *res,
         cm_transpose(r, src, cm);
         req.G = cm[0], req.H = cm[1], req.Hu = cm[2];
     }
+    req.class_major = r->cm;
     return bl_run_fit(r, &req, res, err);
 }
 

@@ -31,7 +31,7 @@ extern "C" {
  * (bl_param_spec, bl_task_view, bl_task_term) and the descriptor itself
  * never change within a major. */
 #define BL_SDK_MAJOR 2
-#define BL_SDK_MINOR 3
+#define BL_SDK_MINOR 4
 #define BL_SDK_VERSION ((BL_SDK_MAJOR << 16) | BL_SDK_MINOR)
 /* Major and minor of a descriptor's sdk_version. */
 #define BL_SDK_MAJOR_OF(v) ((unsigned)((v) >> 16))

@@ -22,8 +22,8 @@ extern "C" {
 
 /* What the engine asks for in one boosting iteration. */
 struct bl_fit_request {
-    const double *G;   /* m x c dual weights, row-major (= -dL/dF; see
-                          BL_NEEDS_CLASS_MAJOR for the other layout)      */
+    const double *G;   /* m x c dual weights (= -dL/dF), row-major unless
+                          class_major (below)                             */
     size_t c;          /* columns of G: k, or 1 for a binary problem       */
     const double *H;   /* m x c Hessian diagonal, or NULL if not available */
     uint64_t seed;     /* for randomised learners; same seed, same answer  */
@@ -50,6 +50,9 @@ struct bl_fit_request {
      * always, so a learner that ignores these still works. */
     const double *label;
     const double *margin;
+    /* (2.4) Nonzero: G, H and Hu are class-major, c x m each (G[q m + i]),
+     * as a learner with BL_NEEDS_CLASS_MAJOR may get them; 0: m x c. */
+    int class_major;
 };
 
 /* What the weak learner answers. */
@@ -115,11 +118,12 @@ enum bl_weak_needs {
     BL_NEEDS_MARGINS = 4, /* req->label and req->margin whenever the loss
                              and code can give them (NULL otherwise; the
                              learner then answers G)                    */
-    /* (2.2) On a sparse training set (bl_train.S) in class space, G, H and
-     * Hu class-major, k x m each (G[q m + i]), instead of m x k: for a
-     * learner whose nodes read a few classes of many examples.  The loss
-     * writes them so when it can (loss.h update_class_major), else the host
-     * transposes.  Dense sets and other spaces: row-major as always. */
+    /* G, H and Hu class-major when the host can (req->class_major says
+     * whether it did): for a learner whose nodes read a few classes of many
+     * examples.  The engine does in class space, on every training set
+     * (2.4; for a plugin built against 2.2 or 2.3, on sparse sets only);
+     * the loss writes them so when it can (loss.h update_class_major), else
+     * the host transposes. */
     BL_NEEDS_CLASS_MAJOR = 8
 };
 

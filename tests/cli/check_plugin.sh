@@ -181,6 +181,10 @@ check_fails wrong_padd "^FAIL weak/predict-add: predict_add gave F\[[0-9]*\]\[[0
 check_fails wrong_mvout '^FAIL weak/[a-z-]*: sparse outputs (bl_fit_result.moved): moved_out is set without moved lists' \
   "$FIX/wrong_moved_out.so"
 
+check_fails ignores_cm '^FAIL weak/class-major: the same request class-major (class_major = 1, G, H and Hu c x m): ' \
+  "$FIX/ignores_cm.so"
+[[ $(grep -c '^FAIL' "$TMP/ignores_cm") -eq 1 ]] || fail "ignores_cm: only class-major is wrong: $(grep '^FAIL' "$TMP/ignores_cm")"
+
 check_fails wrong_task '^FAIL task/argmax-hinge: example [0-9]*: argmax_aug returned h = .*, which is not Delta(y_i, ybar) + F(x_i, ybar) - F(x_i, y_i) recomputed' \
   "$FIX/wrong_task.so"
 grep -qE '^FAIL task/argmax-hinge: example [0-9]+: argmax_aug returned h = ' "$TMP/wrong_task" || fail "wrong_task: $(cat "$TMP/wrong_task")"

@@ -16,6 +16,10 @@
  * right, but its answer sets bl_fit_result.moved_out (SDK 2.3) without the
  * moved lists that say which entries those values are.
  *
+ * Built with -DIGNORES_CM it is "fixture-ignores-cm": the edge right, and
+ * it asks for class-major derivatives (BL_NEEDS_CLASS_MAJOR) but reads G
+ * row-major whatever req->class_major says.
+ *
  * Two right ones, for comparing hosts' readings of one answer: with
  * -DMOVED_ONLY "fixture-moved-only" answers in moved / moved_out alone and
  * leaves NaN in out (a host that reads out shows it), with -DDENSE_TWIN
@@ -96,7 +100,8 @@ static int we_fit(void *self, const struct bl_fit_request *req, struct bl_fit_re
             double s = 0.0;
             for (size_t i = 0; i < m; i++)
                 s += req->G[i * c + r] * (bins[i] > b ? 1.0 : -1.0);
-#if defined WRONG_PREDICT_ADD || defined WRONG_MOVED_OUT || defined MOVED_ONLY || defined DENSE_TWIN
+#if defined WRONG_PREDICT_ADD || defined WRONG_MOVED_OUT || defined MOVED_ONLY ||                 \
+    defined DENSE_TWIN || defined IGNORES_CM
             sum = absd(s) > sum ? absd(s) : sum; /* the right edge: max_r |s_r| */
 #else
             sum += absd(s); /* the deliberate mistake: this becomes the edge */
@@ -183,6 +188,10 @@ static void we_predict_add(const void *hyp, const struct bl_matrix *X, const dou
 #define PREDICT_ADD NULL
 #define NAME "fixture-dense-twin"
 #define DOC "fixture-moved-only's stump answering in out (test fixture)"
+#elif defined IGNORES_CM
+#define PREDICT_ADD NULL
+#define NAME "fixture-ignores-cm"
+#define DOC "stump on feature 0 asking for class-major G but reading it row-major (test fixture)"
 #elif defined WRONG_MOVED_OUT
 #define PREDICT_ADD NULL
 #define NAME "fixture-wrong-moved-out"
@@ -227,7 +236,11 @@ static void we_free_hyp(void *hyp)
 static const struct bl_weak_ops ops = {.size = sizeof(struct bl_weak_ops),
                                        .create = we_create,
                                        .destroy = we_destroy,
+#ifdef IGNORES_CM
+                                       .needs = BL_NEEDS_CLASS_MAJOR, /* the mistake's */
+#else
                                        .needs = 0, /* nothing beyond G */
+#endif
                                        .fit = we_fit,
                                        .outdim = we_outdim,
                                        .predict = we_predict,

@@ -208,6 +208,7 @@ static struct bl_fit_request sparse_request(const struct bl_weak_ops *o,
                 t[c * m + i] = src[a][i * k + c];
         *dst[a] = t;
     }
+    r.class_major = 1;
     return r;
 }
 

@@ -1257,6 +1257,23 @@ static long choose(struct grow *g, const struct grow_stats *gs, uint32_t node,
     return key;
 }
 
+/* choose() of S and then of B (sibling S) through the learner's choose2:
+ * S's key, B's in *kB. */
+static long choose_both(struct grow *g, const struct grow_stats *gs, uint32_t S, uint32_t B,
+                        uint32_t v, long *kB)
+{
+    const struct gnode *s = &g->node[S], *b = &g->node[B];
+    double t0 = prof_start(g);
+    long key[2];
+    gs->choose2(gs->ctx, S, B, v, g->order + s->lo, s->hi - s->lo, g->order + b->lo,
+                b->hi - b->lo, key);
+    prof_add(g, GP_CHOOSE, t0);
+    g->key[S] = key[0];
+    g->key[B] = key[1];
+    *kB = key[1];
+    return key[0];
+}
+
 /* Evaluates the children L, L + 1 of v that need it (need[0], need[1]),
  * subtracting where it can: the smaller child S from its examples, the
  * larger B, when it has v's key, as v minus S's examples in v's statistics:
@@ -1279,10 +1296,14 @@ static void evaluate_children(struct grow *g, const struct grow_params *p,
     uint32_t si = nL <= nR ? 0 : 1, S = L + si, B = L + 1 - si;
     int needS = need[si], needB = need[1 - si];
     long kS = 0, kB = 0;
-    if (needS || needB)
-        kS = choose(g, gs, S, v, GROW_NONE);
-    if (needB)
-        kB = choose(g, gs, B, v, S);
+    if (needB && gs->choose2) {
+        kS = choose_both(g, gs, S, B, v, &kB);
+    } else {
+        if (needS || needB)
+            kS = choose(g, gs, S, v, GROW_NONE);
+        if (needB)
+            kB = choose(g, gs, B, v, S);
+    }
     if (needB && kB == g->key[v] && g->slot_of[v] >= 0) {
         if (kS == g->key[v]) {
             evaluate(g, S, gs, 0, slot_at(g, slot_take(g, S)));

@@ -78,6 +78,11 @@ struct grow_stats {
                    size_t n);
     void (*fill)(void *ctx, uint32_t node, const uint32_t *idx, size_t n, double *st);
     void *ctx;
+    /* Optional: choose() for siblings s and b at once, the keys of
+     * choose(s, parent, GROW_NONE) then choose(b, parent, s) into key[0],
+     * key[1], so that the learner may overlap the two nodes' work. */
+    void (*choose2)(void *ctx, uint32_t s, uint32_t b, uint32_t parent, const uint32_t *is,
+                    size_t ns, const uint32_t *ib, size_t nb, long key[2]);
 };
 
 struct gnode {

@@ -30,7 +30,9 @@ struct tl {
                               evaluated; a leaf then keeps that pair,
                               chosen from the very same examples)         */
     int cls, base;       /* CLASS / ABC: the tree being grown            */
-    double *gsum, *ssum, *ub; /* k: a leaf's sums, its partners' bounds    */
+    double *gsum, *ssum;  /* k: a leaf's sums                             */
+    double *ub;          /* 2 k: select_pair's bounds (one k per sibling
+                            when two are chosen at once)                 */
     double *call;        /* k: select_pair's cross sums, all at once       */
     double *nsum;        /* AOSO: 2 k per node, its class sums G then H   */
     unsigned char *hassum; /* AOSO: nsum holds this node's sums          */
@@ -47,10 +49,10 @@ struct tl {
     int hu_nonneg;       /* this tree's Hu >= 0 everywhere (select_pair)   */
     size_t nfits;        /* BOOSTLAB_PROFILE: fits, for tl_free's report    */
     struct piece { uint32_t q; size_t lo, n; } *piece; /* emit_tree's: m / EMIT_CHUNK + 2 J */
-    /* sparse training sets (but DIAG's, which reads all k of a row): the
-     * request's G, H and Hu come class-major (k x m each; weak.h
-     * BL_NEEDS_CLASS_MAJOR), so that a node's statistics read a few columns
-     * of m doubles instead of streaming every row's k classes */
+    /* this fit's request has G, H and Hu class-major (k x m each; weak.h
+     * BL_NEEDS_CLASS_MAJOR, which every learner but DIAG, reading all k of
+     * a row, asks for): a node's statistics then read a few columns of m
+     * doubles instead of streaming every row's k classes */
     int cm;
 };
 
@@ -93,12 +95,11 @@ struct tl *tl_new(const struct tl_opts *o, const struct bl_train *tr, int nthrea
     L->chosen = xcalloc(nodes, sizeof *L->chosen);
     L->gsum = xcalloc(L->k, sizeof *L->gsum);
     L->ssum = xcalloc(L->k, sizeof *L->ssum);
-    L->ub = xcalloc(L->k, sizeof *L->ub);
+    L->ub = xcalloc(2 * L->k, sizeof *L->ub);
     L->call = xcalloc(L->k, sizeof *L->call);
     L->nsum = xcalloc(nodes * 2 * L->k, sizeof *L->nsum);
     L->hassum = xcalloc(nodes, sizeof *L->hassum);
     L->piece = xcalloc(L->m / EMIT_CHUNK + nodes + 1, sizeof *L->piece);
-    L->cm = tr->S && o->kind != TL_DIAG; /* plugin.c's needs say so */
     if (o->kind == TL_AOSO) {
         L->moved = xcalloc(2 * L->m, sizeof *L->moved);
         L->mvout = xcalloc(2 * L->m, sizeof *L->mvout);
@@ -248,6 +249,27 @@ static size_t class_share(size_t k, size_t *q0, size_t *q1)
     return (size_t)t;
 }
 
+/* Inside a parallel region (or alone): this thread's classes of
+ * class_sums, H NULL for none. */
+static void class_share_sums(struct tl *L, const uint32_t *idx, size_t n, const double *G,
+                             const double *H, double *gsum, double *ssum)
+{
+    size_t k = L->k, q0, q1, t = class_share(k, &q0, &q1);
+    /* sums in this thread's own buffer (no false sharing), copied out */
+    double *a = L->acc + (2 * k + 8) * t, *b = a + k;
+    for (size_t q = q0; q < q1; q++)
+        a[q] = b[q] = 0.0;
+    if (L->cm)
+        add_cols(a, b, G, H, idx, n, L->m, q0, q1);
+    else
+        add_rows(a, b, G, H, idx, n, k, q0, q1);
+    for (size_t q = q0; q < q1; q++) {
+        gsum[q] = a[q];
+        if (H)
+            ssum[q] = b[q];
+    }
+}
+
 /* Class sums over a node's examples: gsum_q = sum_j G_q and, with hess,
  * ssum_q = sum_j H_q.  Threads take disjoint ranges of classes and each sums
  * its classes over the examples in order, so every sum is added in the same
@@ -262,22 +284,7 @@ static void class_sums(struct tl *L, const uint32_t *idx, size_t n, int hess, do
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt) if (nt > 1 && n * k >= 16384)
 #endif
-    {
-        size_t q0, q1, t = class_share(k, &q0, &q1);
-        /* sums in this thread's own buffer (no false sharing), copied out */
-        double *a = L->acc + (2 * k + 8) * t, *b = a + k;
-        for (size_t q = q0; q < q1; q++)
-            a[q] = b[q] = 0.0;
-        if (L->cm)
-            add_cols(a, b, G, H, idx, n, L->m, q0, q1);
-        else
-            add_rows(a, b, G, H, idx, n, k, q0, q1);
-        for (size_t q = q0; q < q1; q++) {
-            gsum[q] = a[q];
-            if (hess)
-                ssum[q] = b[q];
-        }
-    }
+    class_share_sums(L, idx, n, G, H, gsum, ssum);
 }
 
 /* C_rq = sum_j Hu_r Hu_q over the node's examples, in order. */
@@ -351,9 +358,9 @@ static size_t top_bound(const double *ub, size_t k, size_t skip)
 /* C_rq and, on two threads when the node is large and q2 < k, C_rq2 too
  * (each sum still one thread's, in row order); returns whether c2 is set. */
 static int cross_sums2(const struct tl *L, const uint32_t *idx, size_t n, int r, size_t q,
-                       size_t q2, double *c1, double *c2)
+                       size_t q2, int solo, double *c1, double *c2)
 {
-    int two = q2 < L->k && L->nthreads > 1 && n >= TL_PAR_ROWS;
+    int two = !solo && q2 < L->k && L->nthreads > 1 && n >= TL_PAR_ROWS;
     if (!two) {
         *c1 = cross_sum(L, idx, n, r, q);
         return 0;
@@ -394,9 +401,10 @@ static double pair_score(const double *gsum, const double *ssum, int r, size_t q
  * usually after one or two passes instead of k - 1.  Without the bound
  * every partner is scored, in class order.  On more than two threads a
  * large node's C_rq are all summed at once (cross_all), in parallel, and
- * the same loop reads them: the same partner. */
+ * the same loop reads them: the same partner.  ub: k bounds of scratch;
+ * solo: on this thread alone (a sibling's pair is chosen on the other). */
 static void select_pair(struct tl *L, const uint32_t *idx, size_t n, const double *gsum,
-                        const double *ssum, int *pr, int *ps)
+                        const double *ssum, double *ub, int solo, int *pr, int *ps)
 {
     size_t k = L->k;
     int r = 0;
@@ -409,7 +417,7 @@ static void select_pair(struct tl *L, const uint32_t *idx, size_t n, const doubl
             if ((int)q != r && (s < 0 || gsum[q] < gsum[s]))
                 s = (int)q;
     } else {
-        double *ub = L->ub; /* the bounds; a class taken is set to -inf */
+        /* ub: the bounds; a class taken is set to -inf */
         for (size_t q = 0; q < k; q++) {
             double d0 = ssum[r] + ssum[q], b = pair_score(gsum, ssum, r, q, 0.0);
             /* no bound (every partner scored, in class order): Hu < 0
@@ -417,7 +425,7 @@ static void select_pair(struct tl *L, const uint32_t *idx, size_t n, const doubl
             ub[q] = (int)q == r ? -HUGE_VAL : !L->hu_nonneg || d0 == 0.0 || b != b ? HUGE_VAL : b;
         }
         double best = -1.0, *call = L->call;
-        int all = L->nthreads > 2 && n >= TL_PAR_ROWS;
+        int all = !solo && L->nthreads > 2 && n >= TL_PAR_ROWS;
         if (all)
             cross_all(L, idx, n, r, call);
         for (;;) {
@@ -429,7 +437,7 @@ static void select_pair(struct tl *L, const uint32_t *idx, size_t n, const doubl
             if (q == k || ub[q] < best)
                 break;
             double c1 = all ? call[q] : 0.0, c2 = all && q2 < k ? call[q2] : 0.0;
-            int got2 = all ? q2 < k : cross_sums2(L, idx, n, r, q, q2, &c1, &c2);
+            int got2 = all ? q2 < k : cross_sums2(L, idx, n, r, q, q2, solo, &c1, &c2);
             for (int t = 0; t < 2; t++, q = q2, c1 = c2) {
                 if (t == 1 && (!got2 || ub[q2] < best))
                     break;
@@ -461,9 +469,32 @@ static void fill_pair(struct tl *L, const uint32_t *idx, size_t n, double *st, i
     }
 }
 
-/* A node's pair (grow.h's choose): its class sums are its parent's minus
- * its sibling sib's when subtracting (the cross sums C_rs stay direct),
- * else summed over its examples.  Key: the pair. */
+/* A node's class sums (nsum's): its parent's minus its sibling sib's
+ * when subtracting, else summed over its examples. */
+static double *node_sums(struct tl *L, uint32_t node, uint32_t parent, uint32_t sib,
+                         const uint32_t *idx, size_t n)
+{
+    size_t k = L->k;
+    double *gs = L->nsum + 2 * k * node, *ss = gs + k;
+    if (L->o.gp.subtract && sib != GROW_NONE && L->hassum[parent] && L->hassum[sib]) {
+        const double *gp = L->nsum + 2 * k * parent, *gb = L->nsum + 2 * k * sib;
+        for (size_t q = 0; q < 2 * k; q++)
+            gs[q] = gp[q] - gb[q];
+    } else {
+        class_sums(L, idx, n, !L->o.first_order, gs, ss);
+    }
+    L->hassum[node] = 1;
+    return gs;
+}
+
+static long aoso_key(struct tl *L, uint32_t node)
+{
+    L->chosen[node] = 1;
+    return (long)L->pr[node] * (long)L->k + L->ps[node];
+}
+
+/* A node's pair (grow.h's choose): the cross sums C_rs are always direct,
+ * the class sums node_sums'.  Key: the pair. */
 static long choose_aoso(void *ctx, uint32_t node, uint32_t parent, uint32_t sib,
                         const uint32_t *idx, size_t n)
 {
@@ -473,19 +504,61 @@ static long choose_aoso(void *ctx, uint32_t node, uint32_t parent, uint32_t sib,
         L->pr[node] = L->pr[0];
         L->ps[node] = L->ps[0];
     } else {
-        double *gs = L->nsum + 2 * k * node, *ss = gs + k;
-        if (L->o.gp.subtract && sib != GROW_NONE && L->hassum[parent] && L->hassum[sib]) {
-            const double *gp = L->nsum + 2 * k * parent, *gb = L->nsum + 2 * k * sib;
-            for (size_t q = 0; q < 2 * k; q++)
-                gs[q] = gp[q] - gb[q];
-        } else {
-            class_sums(L, idx, n, !L->o.first_order, gs, ss);
-        }
-        L->hassum[node] = 1;
-        select_pair(L, idx, n, gs, ss, &L->pr[node], &L->ps[node]);
+        double *gs = node_sums(L, node, parent, sib, idx, n);
+        select_pair(L, idx, n, gs, gs + k, L->ub, 0, &L->pr[node], &L->ps[node]);
     }
-    L->chosen[node] = 1;
-    return (long)L->pr[node] * (long)k + L->ps[node];
+    return aoso_key(L, node);
+}
+
+/* grow.h's choose2: siblings s (from its examples) and b (by subtraction)
+ * when both are below TL_PAR_ROWS, where one node's cross sums stay on one
+ * thread: s's class sums, then each node's pair on a thread of its own, in
+ * one parallel region.  Every sum is added as choose_aoso adds it, so the
+ * pairs are the same; elsewhere it is choose_aoso twice. */
+static void choose2_aoso(void *ctx, uint32_t s, uint32_t b, uint32_t parent, const uint32_t *is,
+                         size_t ns, const uint32_t *ib, size_t nb, long key[2])
+{
+    struct tl *L = ctx;
+    size_t k = L->k;
+    int nt = L->nthreads < (int)k ? L->nthreads : (int)k;
+    if (L->o.fixed_pair || L->o.first_order || !L->o.gp.subtract || !L->hassum[parent] ||
+        nt < 2 || nb >= TL_PAR_ROWS || (ns * k < 16384 && nb < 1024)) {
+        key[0] = choose_aoso(ctx, s, parent, GROW_NONE, is, ns);
+        key[1] = choose_aoso(ctx, b, parent, s, ib, nb);
+        return;
+    }
+    double *gs = L->nsum + 2 * k * s, *gb = L->nsum + 2 * k * b;
+    const double *gp = L->nsum + 2 * k * parent;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+#endif
+    {
+        class_share_sums(L, is, ns, L->req->G, L->req->H, gs, gs + k);
+#ifdef _OPENMP
+#pragma omp barrier
+#pragma omp single
+#endif
+        {
+            for (size_t q = 0; q < 2 * k; q++)
+                gb[q] = gp[q] - gs[q];
+            L->hassum[s] = L->hassum[b] = 1;
+        }
+#ifdef _OPENMP
+#pragma omp sections
+#endif
+        {
+#ifdef _OPENMP
+#pragma omp section
+#endif
+            select_pair(L, is, ns, gs, gs + k, L->ub, 1, &L->pr[s], &L->ps[s]);
+#ifdef _OPENMP
+#pragma omp section
+#endif
+            select_pair(L, ib, nb, gb, gb + k, L->ub + k, 1, &L->pr[b], &L->ps[b]);
+        }
+    }
+    key[0] = aoso_key(L, s);
+    key[1] = aoso_key(L, b);
 }
 
 static void fill_aoso(void *ctx, uint32_t node, const uint32_t *idx, size_t n, double *st)
@@ -561,7 +634,7 @@ static void leaf_pair(struct tl *L, size_t q, size_t nn, const uint32_t *idx, si
         return;
     }
     class_sums(L, idx, n, !L->o.first_order, L->gsum, L->ssum);
-    select_pair(L, idx, n, L->gsum, L->ssum, r, s);
+    select_pair(L, idx, n, L->gsum, L->ssum, L->ub, 0, r, s);
 }
 
 /* The values of leaf q's entries, whose classes emit_tree set, from its
@@ -730,7 +803,7 @@ static void abc_trees(struct tl *L, int b, struct forest *f, double *out)
 {
     zero_rows(L, out);
     L->base = b;
-    struct grow_stats gs = {1, NULL, fill_scalar, L};
+    struct grow_stats gs = {1, NULL, fill_scalar, L, NULL};
     for (size_t c = 0; c < L->k; c++) {
         if ((int)c == b)
             continue;
@@ -795,13 +868,14 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
     }
     double *P = grow_profile(L->g), t0 = P ? grow_now() : 0.0;
     L->nfits++;
+    L->cm = req->class_major != 0;
     L->req = L->o.kind == TL_AOSO && L->o.naive_residuals ? naive_request(L, req) : req;
     struct forest *f = forest_new(k);
     if (L->o.kind != TL_AOSO) /* AOSO answers in moved_out */
         zero_rows(L, res->out);
     switch (L->o.kind) {
     case TL_AOSO: {
-        struct grow_stats gs = {1, choose_aoso, fill_aoso, L};
+        struct grow_stats gs = {1, choose_aoso, fill_aoso, L, choose2_aoso};
         size_t neg = 0; /* a count: the same on any number of threads */
         if (!L->o.first_order) { /* only rule (33) uses Hu */
 #ifdef _OPENMP
@@ -819,12 +893,12 @@ int tl_fit(struct tl *L, const struct bl_fit_request *req, struct bl_fit_result 
         break;
     }
     case TL_DIAG: {
-        struct grow_stats gs = {k, NULL, fill_diag, L};
+        struct grow_stats gs = {k, NULL, fill_diag, L, NULL};
         emit_timed(L, f, grow_tree(L->g, &L->o.gp, &gs), res->out);
         break;
     }
     case TL_CLASS: {
-        struct grow_stats gs = {1, NULL, fill_scalar, L};
+        struct grow_stats gs = {1, NULL, fill_scalar, L, NULL};
         for (size_t c = 0; c < k; c++) {
             L->cls = (int)c;
             emit_timed(L, f, grow_tree(L->g, &L->o.gp, &gs), res->out);
