@@ -64,5 +64,5 @@ perf record -q -F "$FREQ" --call-graph dwarf -o "$OUT/perf.data" -- \
   "$BL" run -q --jobs 1 "$OUT/serial.ini" >/dev/null 2>"$OUT/run.err" ||
   { echo "serial.sh: the profiled run failed: $(tail -3 "$OUT/run.err")" >&2; exit 1; }
 perf script -i "$OUT/perf.data" -F comm,pid,tid,time,ip,sym,dso 2>/dev/null |
-  python3 "$ROOT/bench/serial_share.py" "$ROOT" "$FREQ"
+  python3 "$ROOT/bench/serial_share.py" "$FREQ"
 echo "$RECIPE on $SET, $ITERS iterations, $T threads, perf at $FREQ Hz, OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-(default)}"

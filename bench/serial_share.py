@@ -10,10 +10,11 @@ a working sample within +-0.6 sampling periods of it: then only one thread
 works, whatever the code's OpenMP pragmas say (a region with a false `if`
 clause, or one whose other threads finished early, is serial time too).
 Each serial sample counts under the innermost frame of its stack that lies
-in boostlab's code (a path under ROOT, or a function inlined into one).
+in boostlab's code (an object outside the system's /usr and /lib, or a
+function inlined into one).
 Prints a markdown table of the shares of the main thread's samples inside
 iterations.
-    serial_share.py ROOT FREQ < perf-script-output
+    serial_share.py FREQ < perf-script-output
 """
 import bisect
 import collections
@@ -63,8 +64,12 @@ def working(frames):
     return False
 
 
+def ours(dso):
+    return not dso.startswith(("/usr/", "/lib", "[")) and dso != "inlined"
+
+
 def main():
-    root, freq = sys.argv[1], float(sys.argv[2])
+    freq = float(sys.argv[1])
     win = 0.6 / freq
     main_s, others = [], collections.defaultdict(list)
     for tid, pid, t, frames in samples(sys.stdin):
@@ -83,7 +88,7 @@ def main():
         j = bisect.bisect_left(busy, t - win)
         if j < len(busy) and busy[j] <= t + win:
             continue
-        key = next((sym for sym, dso in frames if root in dso), "(outside boostlab)")
+        key = next((sym for sym, dso in frames if ours(dso)), "(outside boostlab)")
         serial[key] += 1
     if not total:
         sys.exit("serial_share.py: no main-thread sample inside an iteration")

@@ -18,7 +18,9 @@
  *
  * Built with -DIGNORES_CM it is "fixture-ignores-cm": the edge right, and
  * it asks for class-major derivatives (BL_NEEDS_CLASS_MAJOR) but reads G
- * row-major whatever req->class_major says.
+ * row-major whatever req->class_major says.  With -DSDK_2_3 as well it is
+ * "fixture-cm-sdk23", the same learner built for SDK 2.3, when the flag
+ * promised class-major arrays on sparse sets only: right on dense ones.
  *
  * Two right ones, for comparing hosts' readings of one answer: with
  * -DMOVED_ONLY "fixture-moved-only" answers in moved / moved_out alone and
@@ -188,6 +190,10 @@ static void we_predict_add(const void *hyp, const struct bl_matrix *X, const dou
 #define PREDICT_ADD NULL
 #define NAME "fixture-dense-twin"
 #define DOC "fixture-moved-only's stump answering in out (test fixture)"
+#elif defined IGNORES_CM && defined SDK_2_3
+#define PREDICT_ADD NULL
+#define NAME "fixture-cm-sdk23"
+#define DOC "stump on feature 0 of SDK 2.3 asking for class-major G on sparse sets (test fixture)"
 #elif defined IGNORES_CM
 #define PREDICT_ADD NULL
 #define NAME "fixture-ignores-cm"
@@ -248,7 +254,11 @@ static const struct bl_weak_ops ops = {.size = sizeof(struct bl_weak_ops),
                                        .save = we_save,
                                        .load = we_load,
                                        .free_hyp = we_free_hyp};
+#ifdef SDK_2_3
+static const struct bl_plugin desc = {(2u << 16) | 3u, BL_ROLE_WEAK, NAME, DOC, NULL, 0, &ops};
+#else
 static const struct bl_plugin desc = {BL_SDK_VERSION, BL_ROLE_WEAK, NAME, DOC, NULL, 0, &ops};
+#endif
 static const struct bl_plugin *const list[] = {&desc, NULL};
 
 BL_EXPORT const struct bl_plugin *const *BL_PLUGIN_ENTRY(const struct bl_host *host);
