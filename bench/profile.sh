@@ -4,7 +4,7 @@
 # the trees plugin's phase timers (BOOSTLAB_PROFILE, plugins/weak/trees/
 # grow.h) and the engine's per-iteration times from the curves.
 #   bench/profile.sh [--recipe R] [--data letter|synthetic] [--threads LIST]
-#                    [--iterations N] [--quick]
+#                    [--iterations N] [--quick] [--serial [--freq HZ]]
 # R: a recipe of the trees plugin (aoso-logitboost by default); letter: the
 # first 16000 rows train (--quick: 2000 of the first 3000); synthetic: as
 # bench/scaling.sh, 100000 + 10000 rows of `boostlab synth classification`
@@ -13,11 +13,20 @@
 # them, build and scan histograms, sibling subtraction, partition, the
 # leaves' values and outputs, the per-fit set-up, the rest), and the
 # engine's bookkeeping (the loss's update and scoring the test part).
-# Environment: BL (the boostlab binary).
+# --serial [--freq HZ]: instead, the serial sections of an iteration at each
+# thread count (issue 31's bar on few cores: none above 5 %): every thread
+# sampled by `perf record --call-graph dwarf` (Debian package linux-perf) at
+# HZ (999 by default), and bench/serial_share.py counts a main-thread sample
+# inside the engine's iteration as serial when no other thread works within
+# a sampling period of it, under the innermost boostlab function on its
+# stack (a memcpy called from the partition counts as the partition).  It
+# prints each section's share of the iteration and their sum; default
+# threads there: the cores.
+# Environment: BL (the boostlab binary), OMP_WAIT_POLICY as the runs'.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BL=${BL:-$ROOT/boostlab}
-RECIPE=aoso-logitboost SET=synthetic THREADS='' ITERS='' QUICK=0
+RECIPE=aoso-logitboost SET=synthetic THREADS='' ITERS='' QUICK=0 SERIAL=0 FREQ=999
 usage() { echo "profile.sh: $*" >&2; exit 2; }
 while (($#)); do
   case $1 in
@@ -26,6 +35,8 @@ while (($#)); do
     --threads) THREADS=${2:?--threads needs a list}; shift ;;
     --iterations) ITERS=${2:?--iterations needs a number}; shift ;;
     --quick) QUICK=1 ;;
+    --serial) SERIAL=1 ;;
+    --freq) FREQ=${2:?--freq needs a sampling rate}; shift ;;
     -h|--help) sed -n '3,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) usage "unknown option '$1' (see --help)" ;;
   esac
@@ -34,7 +45,11 @@ done
 [[ $SET == letter || $SET == synthetic ]] || usage "--data: unknown '$SET' (letter, synthetic)"
 [[ -z $ITERS || $ITERS =~ ^[1-9][0-9]{0,5}$ ]] || usage "--iterations expects a positive integer, not '$ITERS'"
 [[ $RECIPE =~ ^[A-Za-z0-9._-]+$ ]] || usage "--recipe: '$RECIPE' is not a recipe name"
-if [[ -z $THREADS ]]; then
+[[ $FREQ =~ ^[1-9][0-9]{0,4}$ ]] || usage "--freq expects a sampling rate in Hz, not '$FREQ'"
+if ((SERIAL)); then
+  command -v perf >/dev/null || { echo "profile.sh: perf not found (Debian: apt-get install linux-perf)" >&2; exit 1; }
+  THREADS=${THREADS:-$(nproc)}
+elif [[ -z $THREADS ]]; then
   c=$(nproc); for ((t = 1; t < c; t *= 2)); do THREADS+="$t,"; done; THREADS+=$c
 fi
 for t in ${THREADS//,/ }; do
@@ -54,13 +69,31 @@ else
   csv=$TMP/synthetic.csv classes=$TMP/synthetic.classes first=$m
   ITERS=${ITERS:-$((QUICK ? 10 : 40))}
 fi
+ini() { # T: the run's INI, output under $TMP/tT
+  printf '[experiment]\nname = profile\niterations = %s\nthreads = %s\nmax_bins = 256\n' "$ITERS" "$1"
+  printf 'output = %s\n\n[data %s]\nfile = %s\nclasses = %s\nsplit = first\nfirst = %s\n\n' "$TMP/t$1" "$SET" "$csv" "$classes" "$first"
+  printf '[algorithm %s]\nrecipe = %s\n' "$RECIPE" "$RECIPE"
+}
+if ((SERIAL)); then
+  for T in ${THREADS//,/ }; do
+    ini "$T" >"$TMP/t$T.ini"
+    perf record -q -F "$FREQ" --call-graph dwarf -o "$TMP/t$T.perf" -- \
+      "$BL" run -q --jobs 1 "$TMP/t$T.ini" >/dev/null 2>"$TMP/t$T.err" ||
+      { echo "profile.sh: the profiled run failed: $(tail -3 "$TMP/t$T.err")" >&2; exit 1; }
+    echo "#### $T threads"
+    echo
+    perf script -i "$TMP/t$T.perf" -F comm,pid,tid,time,ip,sym,dso 2>/dev/null |
+      python3 "$ROOT/bench/serial_share.py" "$FREQ"
+    echo
+  done
+  echo "$RECIPE on $SET, $ITERS iterations, perf at $FREQ Hz, OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-(default)}"
+  exit 0
+fi
 printf '| threads | iteration | weak | choose | fill | hist | sub | partition | emit | setup | other | engine book |\n'
 printf '|---|---|---|---|---|---|---|---|---|---|---|---|\n'
 for T in ${THREADS//,/ }; do
   d=$TMP/t$T
-  { printf '[experiment]\nname = profile\niterations = %s\nthreads = %s\nmax_bins = 256\n' "$ITERS" "$T"
-    printf 'output = %s\n\n[data %s]\nfile = %s\nclasses = %s\nsplit = first\nfirst = %s\n\n' "$d" "$SET" "$csv" "$classes" "$first"
-    printf '[algorithm %s]\nrecipe = %s\n' "$RECIPE" "$RECIPE"; } >"$TMP/t$T.ini"
+  ini "$T" >"$TMP/t$T.ini"
   BOOSTLAB_PROFILE=1 "$BL" run -q "$TMP/t$T.ini" >/dev/null 2>"$TMP/t$T.err" ||
     { echo "profile.sh: boostlab run failed: $(tail -3 "$TMP/t$T.err")" >&2; exit 1; }
   line=$(grep '^trees profile:' "$TMP/t$T.err" | tail -1) ||

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Serial sections from `perf script -F comm,pid,tid,time,ip,sym,dso` (on
-stdin) of one boostlab run sampled at FREQ Hz (bench/serial.sh).
+stdin) of one boostlab run sampled at FREQ Hz (bench/profile.sh --serial).
 
 A main-thread sample taken inside the engine's iteration (`iterate` on its
 stack) is serial when the main thread is working (its innermost user frame

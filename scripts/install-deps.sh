@@ -37,7 +37,7 @@ if [[ ${1:-} == --bench ]]; then
     xgboost python3-xgboost  # bench/: the tree-boosting peer (tree_method=hist)
     python3-sklearn          # bench/: HistGradientBoosting and AdaBoost peers
     time                     # bench/: peak memory (GNU time's maximum RSS)
-    linux-perf               # bench/serial.sh, profile: the serial sections of an iteration
+    linux-perf               # bench/profile.sh --serial: the serial sections of an iteration
   )
 elif [[ -n ${1:-} ]]; then
   echo "usage: scripts/install-deps.sh [--bench]" >&2
