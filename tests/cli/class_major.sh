@@ -29,9 +29,7 @@ split = ratio
 recipe = mcboost-exp
 weak = fixture-$w
 INI
-  "$BL" run -q "$TMP/$w.ini" >"$TMP/$w.log" 2>&1 || fail "run with fixture-$w: $(tail -3 "$TMP/$w.log")"
-  # iteration, train loss and error, test error, edge
-  "$BL" results --curves -f csv "$TMP/$w" | cut -d, -f8-12 >"$TMP/$w.csv"
+  run_curves "$w" 8-12 # iteration, train loss and error, test error, edge
 done
 [[ $(wc -l <"$TMP/dense-twin.csv") -ge 9 ]] || fail "too few curve rows: $(cat "$TMP/dense-twin.csv")"
 cmp -s "$TMP/dense-twin.csv" "$TMP/cm-sdk23.csv" ||

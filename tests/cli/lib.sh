@@ -59,6 +59,13 @@ C
   "${CC:-cc}" -shared -fPIC -I"$SRC/include" "${@:2}" "$TMP/crashy.c" -o "$1" 2>>"$TMP/cc.err"
 }
 
+# run_curves NAME FIELDS: `boostlab run` of $TMP/NAME.ini (whose output is
+# $TMP/NAME), then the curves' csv columns FIELDS (cut -f) into $TMP/NAME.csv.
+run_curves() {
+  "$BL" run -q "$TMP/$1.ini" >"$TMP/$1.log" 2>&1 || { fail "run $1: $(tail -3 "$TMP/$1.log")"; return 1; }
+  "$BL" results --curves -f csv "$TMP/$1" | cut -d, -f"$2" >"$TMP/$1.csv"
+}
+
 finish() {
   [[ $fails -eq 0 ]] && echo "all checks passed" && exit 0
   exit 1

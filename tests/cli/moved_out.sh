@@ -38,9 +38,7 @@ INI
 }
 for w in moved-only dense-twin; do
   mkini "fixture-$w" "$TMP/$w" >"$TMP/$w.ini"
-  "$BL" run -q "$TMP/$w.ini" >"$TMP/$w.log" 2>&1 || fail "run with fixture-$w: $(tail -3 "$TMP/$w.log")"
-  # algorithm, iteration, train loss and error, test error, edge
-  "$BL" results --curves -f csv "$TMP/$w" | cut -d, -f4,8-12 >"$TMP/$w.csv"
+  run_curves "$w" 4,8-12 # algorithm, iteration, train loss and error, test error, edge
 done
 [[ $(wc -l <"$TMP/dense-twin.csv") -ge 10 ]] || fail "too few curve rows: $(cat "$TMP/dense-twin.csv")"
 grep -qi nan "$TMP/moved-only.csv" && fail "NaN in the curves: a host read out"
