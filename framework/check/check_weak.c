@@ -284,8 +284,9 @@ static double trial_loss(void *ctx, const double *D)
     return L;
 }
 
-/* cm: the request's G, H and Hu class-major (c x m), copied into cmb
- * (3 m c), as the engine gives them to a learner asking for that layout. */
+/* cmb non-NULL: the request's G, H and Hu class-major (c x m each), copied
+ * into cmb (3 m c), as the engine gives them to a learner asking for that
+ * layout. */
 static void do_fit_in(const struct wst *W, void *L, const struct wcase *w, uint64_t seed,
                       struct fit *f, double *cmb)
 {

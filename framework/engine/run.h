@@ -73,9 +73,9 @@ typedef struct bl_run {
      * newest term moved (weak.h bl_fit_result.moved; NULL: all of them) */
     int lazy;
     const double *ld[3];
-    /* class space, a learner with BL_NEEDS_CLASS_MAJOR (of SDK 2.2-2.3:
-     * and a sparse set): its requests class-major; cmb: the host's transposed copies (3 m k) when
-     * the loss cannot write that layout itself */
+    /* class space, a learner with BL_NEEDS_CLASS_MAJOR (one of SDK 2.2 or
+     * 2.3: and a sparse set): its requests class-major; cmb: the host's
+     * transposed copies (3 m k) when the loss cannot write that layout */
     int cm;
     double *cmb;
     const uint32_t *moved;

@@ -510,11 +510,13 @@ static long choose_aoso(void *ctx, uint32_t node, uint32_t parent, uint32_t sib,
     return aoso_key(L, node);
 }
 
-/* grow.h's choose2: siblings s (from its examples) and b (by subtraction)
- * when both are below TL_PAR_ROWS, where one node's cross sums stay on one
- * thread: s's class sums, then each node's pair on a thread of its own, in
- * one parallel region.  Every sum is added as choose_aoso adds it, so the
- * pairs are the same; elsewhere it is choose_aoso twice. */
+/* grow.h's choose2: siblings s (from its examples) and b (by subtraction),
+ * when b is below TL_PAR_ROWS (so is s), where one node's cross sums stay
+ * on one thread, and the pair is worth a region (s's class sums would open
+ * one, or b has 1024 rows): s's class sums, then each node's pair on a
+ * thread of its own, in one parallel region.  Every sum is added as
+ * choose_aoso adds it, so the pairs are the same; elsewhere it is
+ * choose_aoso twice. */
 static void choose2_aoso(void *ctx, uint32_t s, uint32_t b, uint32_t parent, const uint32_t *is,
                          size_t ns, const uint32_t *ib, size_t nb, long key[2])
 {
