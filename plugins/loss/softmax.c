@@ -353,8 +353,10 @@ static void upd_exps(const struct sm_upd_ctx *c, size_t i, const double *Fi, dou
 
 /* One row's dual weights G (and with H, its Hessian diagonal H and the
  * rank-one factor U) from its exps E (E[a], the shift's own, is 1),
- * normaliser S = 1 + S0: branch-free selects, so that the loop vectorises
- * (element-wise: the same bits as one class at a time). */
+ * normaliser S = 1 + S0, element-wise: the same bits as one class at a
+ * time.  GCC leaves the loop scalar (-ftrapping-math keeps it from
+ * if-converting the selects); vectorised, the update was no faster on
+ * letter (bench/ab.sh): its time is the writes. */
 static BL_CLONES void upd_derivs(const double *restrict E, double *restrict G, double *restrict H,
                                  double *restrict U, size_t k, size_t a, size_t yi, double S,
                                  double S0, double sc, double su)
