@@ -296,19 +296,8 @@ static void do_fit_in(const struct wst *W, void *L, const struct wcase *w, uint6
     struct bl_fit_request rq = {.G = w->G, .c = w->c, .H = needs & (BL_NEEDS_HESSIAN | BL_NEEDS_OFFDIAG) ? w->H : NULL, .seed = seed,
                                 .Hu = needs & BL_NEEDS_OFFDIAG ? w->Hu : NULL,
                                 .trial_loss = trial_loss, .trial_ctx = (void *)w};
-    if (cmb) {
-        const double **a[3] = {&rq.G, &rq.H, &rq.Hu};
-        for (size_t t = 0; t < 3; t++) {
-            if (!*a[t])
-                continue;
-            double *d = cmb + t * w->m * w->c;
-            for (size_t i = 0; i < w->m; i++)
-                for (size_t l = 0; l < w->c; l++)
-                    d[l * w->m + i] = (*a[t])[i * w->c + l];
-            *a[t] = d;
-        }
-        rq.class_major = 1;
-    }
+    if (cmb)
+        bl_fit_request_class_major(&rq, w->m, cmb);
     struct bl_fit_result rs = {.out = f->out};
     f->rc = W->ops->fit(L, &rq, &rs, f->err);
     f->hyp = rs.hyp;

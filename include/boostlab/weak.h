@@ -111,6 +111,26 @@ static inline void bl_fit_result_expand(const struct bl_fit_result *res, size_t 
                 res->out[i * c + res->moved[i * nm + j]] = res->moved_out[i * nm + j];
 }
 
+/* (2.4) For hosts and tests that build a request by hand: r's G, H and Hu
+ * (those set, m x r->c each) copied class-major into buf (3 m c doubles,
+ * the caller's, alive while r is), the pointers moved there and
+ * r->class_major set: what a learner with BL_NEEDS_CLASS_MAJOR may get. */
+static inline void bl_fit_request_class_major(struct bl_fit_request *r, size_t m, double *buf)
+{
+    const double **a[3] = {&r->G, &r->H, &r->Hu};
+    size_t c = r->c;
+    for (size_t t = 0; t < 3; t++) {
+        if (!*a[t])
+            continue;
+        double *d = buf + t * m * c;
+        for (size_t i = 0; i < m; i++)
+            for (size_t l = 0; l < c; l++)
+                d[l * m + i] = (*a[t])[i * c + l];
+        *a[t] = d;
+    }
+    r->class_major = 1;
+}
+
 /* What a learner asks the engine to put in each request (bl_weak_ops.needs). */
 enum bl_weak_needs {
     BL_NEEDS_HESSIAN = 1, /* req->H: the loss's Hessian diagonal           */

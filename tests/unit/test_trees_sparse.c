@@ -195,20 +195,8 @@ static struct bl_fit_request sparse_request(const struct bl_weak_ops *o,
                                             const struct bl_fit_request *q, size_t m, double *buf)
 {
     struct bl_fit_request r = *q;
-    if (!(o->needs & BL_NEEDS_CLASS_MAJOR))
-        return r;
-    size_t k = q->c;
-    const double *src[3] = {q->G, q->H, q->Hu}, **dst[3] = {&r.G, &r.H, &r.Hu};
-    for (int a = 0; a < 3; a++) {
-        if (!src[a])
-            continue;
-        double *t = buf + (size_t)a * m * k;
-        for (size_t i = 0; i < m; i++)
-            for (size_t c = 0; c < k; c++)
-                t[c * m + i] = src[a][i * k + c];
-        *dst[a] = t;
-    }
-    r.class_major = 1;
+    if (o->needs & BL_NEEDS_CLASS_MAJOR)
+        bl_fit_request_class_major(&r, m, buf);
     return r;
 }
 

@@ -59,6 +59,8 @@ struct tl {
 /* Row loops below this size stay on one thread: a parallel region costs
  * more than the work it would split. */
 #define TL_PAR_ROWS 4096
+/* class sums: from this many entries (rows x classes) on the threads */
+#define TL_PAR_SUMS 16384
 #define EMIT_CHUNK ((size_t)8192) /* examples of one leaf a thread writes at once */
 
 static void *xcalloc(size_t n, size_t sz)
@@ -282,7 +284,7 @@ static void class_sums(struct tl *L, const uint32_t *idx, size_t n, int hess, do
     int nt = L->nthreads < (int)k ? L->nthreads : (int)k;
     (void)nt;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt) if (nt > 1 && n * k >= 16384)
+#pragma omp parallel num_threads(nt) if (nt > 1 && n * k >= TL_PAR_SUMS)
 #endif
     class_share_sums(L, idx, n, G, H, gsum, ssum);
 }
@@ -524,13 +526,12 @@ static void choose2_aoso(void *ctx, uint32_t s, uint32_t b, uint32_t parent, con
     size_t k = L->k;
     int nt = L->nthreads < (int)k ? L->nthreads : (int)k;
     if (L->o.fixed_pair || L->o.first_order || !L->o.gp.subtract || !L->hassum[parent] ||
-        nt < 2 || nb >= TL_PAR_ROWS || (ns * k < 16384 && nb < 1024)) {
+        nt < 2 || nb >= TL_PAR_ROWS || (ns * k < TL_PAR_SUMS && nb < 1024)) {
         key[0] = choose_aoso(ctx, s, parent, GROW_NONE, is, ns);
         key[1] = choose_aoso(ctx, b, parent, s, ib, nb);
         return;
     }
     double *gs = L->nsum + 2 * k * s, *gb = L->nsum + 2 * k * b;
-    const double *gp = L->nsum + 2 * k * parent;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
 #endif
@@ -541,9 +542,8 @@ static void choose2_aoso(void *ctx, uint32_t s, uint32_t b, uint32_t parent, con
 #pragma omp single
 #endif
         {
-            for (size_t q = 0; q < 2 * k; q++)
-                gb[q] = gp[q] - gs[q];
-            L->hassum[s] = L->hassum[b] = 1;
+            L->hassum[s] = 1;
+            node_sums(L, b, parent, s, ib, nb); /* parent's minus s's */
         }
 #ifdef _OPENMP
 #pragma omp sections
