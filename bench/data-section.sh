@@ -3,15 +3,15 @@
 # The INI data keys of a benchmark workload, shared by the bench scripts:
 # letter (the first 16000 rows train, the last 4000 test), pendigits or
 # optdigits (their train and test files), fashion-mnist (the IDX files of
-# Debian's dataset-fashion-mnist, 60000 / 10000) or debsec (the shared LIBSVM
+# Debian's dataset-fashion-mnist, 60000 / 10000) or debsec (the vendored LIBSVM
 # files, 41749 / 10504 rows, read sparse).
 #   bench/data-section.sh letter|pendigits|optdigits|fashion-mnist|debsec
 # Environment: FMNIST (the IDX folder; /usr/share/datasets/fashion-mnist),
-# DATASETS (the shared data sets; ../shared/datasets beside the checkout).
+# DATASETS (the folder of debsec's files; data/).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FMNIST=${FMNIST:-/usr/share/datasets/fashion-mnist}
-DATASETS=${DATASETS:-$ROOT/../shared/datasets}
+DATASETS=${DATASETS:-$ROOT/data}
 case ${1:-} in
   letter)
     printf 'file = %s\nclasses = %s\nsplit = first\nfirst = 16000\n' \

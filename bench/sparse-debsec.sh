@@ -31,7 +31,7 @@
 # passive (passed to both, shown in the table's heading) makes them sleep.
 # Environment: BL (the boostlab binary), PY (a python with xgboost and
 # scikit-learn; /usr/bin/python3), BL_RECIPE (aoso-logitboost), BL_SET
-# (extra algorithm keys, ';'-separated), DATASETS (../shared/datasets).
+# (extra algorithm keys, ';'-separated), DATASETS (data/).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BL=${BL:-$ROOT/boostlab}
