@@ -383,9 +383,9 @@ static BL_VEC_SELECTS BL_CLONES void upd_derivs(const double *restrict E, double
  * with their exps E (row-major), shift classes a, labels y and normalisers
  * S = 1 + S0, into the k x m columns, class by class (upd_derivs'
  * expressions element by element: the same bits).  Written so that GCC
- * vectorises it (4 divisions at a time instead of 1): every load is
- * unconditional (E_ia is 1, set by upd_exps), both arms of each select
- * are computed, and BL_VEC_SELECTS lets it blend them.  On letter that
+ * vectorises it (4 divisions at a time instead of 1): E_ia is read as
+ * it is kept (1, upd_exps), both arms of each select are computed, and
+ * BL_VEC_SELECTS lets it blend them.  On letter that
  * took the bookkeeping to about 0.8 of its time (bench/README.md). */
 #define UPD_TILE 64
 
@@ -404,8 +404,7 @@ static BL_VEC_SELECTS BL_CLONES void upd_derivs_cm(const struct sm_upd_ctx *c, s
 #pragma omp simd
         for (size_t j = 0; j < n; j++) {
             int isa = r == a[j];
-            double e = E[j * k + r], s0 = S0[j], sj = S[j];
-            double er = isa ? 1.0 : e, rest = sj - er;
+            double er = E[j * k + r], s0 = S0[j], sj = S[j], rest = sj - er;
             double p = er / sj, q = (isa ? s0 : rest) / sj;
             double gq = sc * q, gp = -(sc * p);
             g[j] = (int)r == y[j] ? gq : gp;
